@@ -1,0 +1,81 @@
+"""turnsignal — deterministic, explainable conversation signals for LLM routers.
+
+``topic_continuity`` tells whether the live user turn still depends on the
+chat history (continuation), starts new work (change), or cannot tell
+(unknown), with a reason code, a fixed-formula confidence, coverage and scope.
+It is purely lexical and agrees exactly with the reference router that
+defined it (vLLM Semantic Router, evaluator lexical.1).
+
+>>> import turnsignal
+>>> tc = turnsignal.TopicContinuity()
+>>> ev = tc.evaluate({"messages": [
+...     {"role": "user", "content": "Refactor the routing module so plugins load lazily"},
+...     {"role": "assistant", "content": "Done. The loader now defers plugin initialization."},
+...     {"role": "user", "content": "New topic: suggest a weekend hiking trail near Seattle"},
+... ]})
+>>> ev.results["topic_boundary"].reason.value
+'change_explicit_marker'
+"""
+
+from __future__ import annotations
+
+from turnsignal import _hotpath
+from turnsignal.config import TopicContinuityRule
+from turnsignal.errors import ConfigError, ConfigIssue, TurnsignalError, WireFormatError
+from turnsignal.model import Conversation, Message
+from turnsignal.topic_continuity import (
+    EVALUATOR_VERSION,
+    SCHEMA_VERSION,
+    Class,
+    Coverage,
+    Features,
+    Reason,
+    Results,
+    Scope,
+    TopicContinuity,
+    TopicContinuityEvaluation,
+    TopicContinuityResult,
+)
+from turnsignal.wire import decode
+
+__all__ = [
+    "EVALUATOR_VERSION",
+    "IMPLEMENTATION",
+    "SCHEMA_VERSION",
+    "Class",
+    "ConfigError",
+    "ConfigIssue",
+    "Conversation",
+    "Coverage",
+    "Features",
+    "Message",
+    "Reason",
+    "Results",
+    "Scope",
+    "TopicContinuity",
+    "TopicContinuityEvaluation",
+    "TopicContinuityResult",
+    "TopicContinuityRule",
+    "TurnsignalError",
+    "WireFormatError",
+    "__version__",
+    "decode",
+]
+
+#: The hot-path implementation in use: ``"native"`` (the Rust core) or
+#: ``"python"`` (the pure-Python reference); see ``TURNSIGNAL_IMPLEMENTATION``.
+IMPLEMENTATION: str = _hotpath.load()[0]
+
+
+def _version() -> str:
+    try:
+        from importlib.metadata import PackageNotFoundError, version
+    except ImportError:  # pragma: no cover - Python < 3.8
+        return "0+unknown"
+    try:
+        return version("turnsignal")
+    except PackageNotFoundError:
+        return "0+unknown"
+
+
+__version__: str = _version()

@@ -1,0 +1,71 @@
+"""Type stub of ``turnsignal._native``, the Rust core of the hot path (spec §6).
+
+The same interface as ``turnsignal._reference`` (see ``turnsignal._hotpath``).
+All offsets are UTF-8 byte offsets into the text passed in. Lone surrogates in
+the input are read as U+FFFD (spec §1). Large inputs are processed with the
+GIL released. A Rust panic never crosses into Python: it raises NativeError.
+"""
+
+from typing import List, Sequence, Tuple, final
+
+__version__: str
+BUILD_PROFILE: str  # "release" or "debug"
+UNICODE_VERSION: str  # "17.0.0"
+
+class NativeError(RuntimeError):
+    """A bug in the native core (a caught Rust panic)."""
+
+@final
+class LiveTurn:
+    """The live turn's term set L and entity set E (spec §6.7); immutable,
+    created by :func:`analyze_live`."""
+
+    @property
+    def term_count(self) -> int:
+        """|L| = |term_set(live segments)|."""
+    @property
+    def entity_count(self) -> int:
+        """|E| = |entity_set(live segments, no tool names)|."""
+    @property
+    def capped(self) -> bool:
+        """Some live segment reached the entity cap."""
+
+def lowercase(text: str) -> str:
+    """The simple per-character lowercase mapping of spec §1."""
+
+def terms(text: str) -> List[str]:
+    """terms(text) of §6.1 in emission order, stopwords included."""
+
+def term_set(segments: Sequence[str]) -> List[str]:
+    """The union of the segments' terms minus stopwords, sorted by code point."""
+
+def masked_ranges(text: str) -> List[Tuple[int, int]]:
+    """masked(text) of §6.2: half-open byte ranges."""
+
+def single_quote_spans(text: str) -> List[Tuple[int, int]]:
+    """single_quote_spans(text) of §6.3: half-open byte ranges."""
+
+def phrase_tokens(text: str, change_view: bool) -> List[Tuple[str, int, int]]:
+    """(lowercased token, byte offset, run index) of the continuation view
+    (``change_view=False``) or the change view (§6.4)."""
+
+def entities(text: str) -> Tuple[List[str], bool]:
+    """entities(segment) of §6.5: the distinct values sorted, and capped."""
+
+def prose_term_count(segments: Sequence[str]) -> int:
+    """prose_term_count(live segments) of §6.6."""
+
+def phrase_flags(segments: Sequence[str]) -> Tuple[bool, bool, bool, bool, bool]:
+    """(strong_reference, weak_reference, acknowledgement, change_marker,
+    marker_ambiguous) of the live segments (§6.8); all False for no segments."""
+
+def analyze_live(segments: Sequence[str]) -> LiveTurn:
+    """L and E of the live user segments (§6.7)."""
+
+def score_prior(
+    live: LiveTurn, segments: Sequence[str], tool_names: Sequence[str]
+) -> Tuple[float, float, bool]:
+    """(lexical, entity, capped) of one prior turn (§6.7): lexical =
+    containment(L, term_set(segments)); entity = containment(E, P) or 0.0 when
+    E is empty, with P = entity_set(segments, tool_names); capped = P was capped
+    (computed even when E is empty)."""

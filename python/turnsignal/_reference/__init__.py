@@ -1,0 +1,83 @@
+"""The pure-Python reference of the hot path (see ``turnsignal._hotpath``).
+
+It defines the behaviour the Rust core must match bit for bit, and it is the
+fallback when the native extension is unavailable. Internally it indexes by
+code point; every offset it returns is converted to UTF-8 bytes so results
+compare directly with ``turnsignal._native``.
+"""
+
+from __future__ import annotations
+
+from typing import List, Sequence, Tuple
+
+from turnsignal._reference import masking, phrases
+from turnsignal._reference.charclass import lowercase
+from turnsignal._reference.entities import segment_entities
+from turnsignal._reference.scoring import LiveTurn, analyze_live, prose_term_count, score_prior
+from turnsignal._reference.terms import terms
+from turnsignal._reference.terms import term_set as _term_set
+
+__all__ = [
+    "LiveTurn",
+    "analyze_live",
+    "entities",
+    "lowercase",
+    "masked_ranges",
+    "phrase_flags",
+    "phrase_tokens",
+    "prose_term_count",
+    "score_prior",
+    "single_quote_spans",
+    "term_set",
+    "terms",
+]
+
+
+class _ByteOffsets:
+    """Converts code-point indexes of one text to UTF-8 byte offsets."""
+
+    __slots__ = ("_prefix",)
+
+    def __init__(self, text: str) -> None:
+        if text.isascii():
+            self._prefix = None
+        else:
+            prefix = [0]
+            for char in text:
+                prefix.append(prefix[-1] + len(char.encode("utf-8", "surrogatepass")))
+            self._prefix = prefix
+
+    def __call__(self, index: int) -> int:
+        return index if self._prefix is None else self._prefix[index]
+
+
+def _byte_ranges(text: str, ranges: List[Tuple[int, int]]) -> List[Tuple[int, int]]:
+    to_bytes = _ByteOffsets(text)
+    return [(to_bytes(start), to_bytes(end)) for start, end in ranges]
+
+
+def masked_ranges(text: str) -> List[Tuple[int, int]]:
+    return _byte_ranges(text, masking.masked_ranges(text))
+
+
+def single_quote_spans(text: str) -> List[Tuple[int, int]]:
+    return _byte_ranges(text, masking.single_quote_spans(text))
+
+
+def phrase_tokens(text: str, change_view: bool) -> List[Tuple[str, int, int]]:
+    view = phrases.change_view if change_view else phrases.continuation_view
+    to_bytes = _ByteOffsets(text)
+    return [(token.text, to_bytes(token.offset), token.run) for token in view(text)]
+
+
+def phrase_flags(segments: Sequence[str]) -> Tuple[bool, bool, bool, bool, bool]:
+    return tuple(phrases.phrase_flags(segments))  # type: ignore[return-value]
+
+
+def entities(text: str) -> Tuple[List[str], bool]:
+    values, capped = segment_entities(text)
+    return sorted(values), capped
+
+
+def term_set(segments: Sequence[str]) -> List[str]:
+    return sorted(_term_set(segments))

@@ -1,0 +1,5 @@
+import sys
+
+from turnsignal.cli import main
+
+sys.exit(main())

@@ -1,0 +1,41 @@
+"""``turnsignal conformance PATH...``: run golden vectors, exit 1 on any failure."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from turnsignal.cli._io import fail
+from turnsignal.conformance import FileReport, run_conformance
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "conformance", help="run conformance vectors (*.jsonl, *.jsonl.gz, or folders)",
+        description="Check this implementation against golden vectors. Prints per-file counts "
+                    "and a final line 'N passed, N failed'; exits 1 on any failure or when no "
+                    "vector was found.")
+    parser.add_argument("paths", nargs="+", metavar="PATH")
+    parser.add_argument("--implementation", choices=("native", "python"),
+                        help="force an implementation (default: TURNSIGNAL_IMPLEMENTATION)")
+    parser.add_argument("--show", type=int, default=5, metavar="N",
+                        help="show the differences of at most N failing vectors per file")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    def on_file(report: FileReport) -> None:
+        print(f"{report.path}: {report.passed} passed, {report.failed} failed")
+        for vector_id, problems in report.failures[: args.show]:
+            print(f"  FAIL {vector_id}")
+            for problem in problems[:10]:
+                print(f"    {problem}")
+
+    try:
+        report = run_conformance(args.paths, args.implementation, on_file)
+    except (OSError, ValueError) as error:
+        return fail(str(error))
+    print(f"{report.passed} passed, {report.failed} failed")
+    if report.passed + report.failed == 0:
+        return fail("no conformance vector found", 1)
+    return 0 if report.ok else 1

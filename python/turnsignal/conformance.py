@@ -1,0 +1,175 @@
+"""Run golden vectors (``shared/conformance``) against this implementation.
+
+A vector is one JSON line: ``{"id", ..., "input": {...}, "expected": {...}}``
+(see the conformance README). Every field of every result must be equal —
+floats bit for bit — and so must ``preparation_input_bytes``. Vectors whose
+``expected`` carries ``recipe_error`` must make building the signal raise
+``ConfigError`` naming every offending rule. A run that finds no vector fails.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator, List, NamedTuple, Optional, Tuple, Union
+
+from turnsignal.errors import ConfigError
+from turnsignal.topic_continuity import TopicContinuity
+from turnsignal.topic_continuity.evaluate import EvalConfig
+from turnsignal.wire import decode
+
+__all__ = ["ConformanceReport", "FileReport", "check_vector", "find_vector_files",
+           "read_vectors", "run_conformance"]
+
+PathLike = Union[str, Path]
+_SUFFIXES = (".jsonl", ".jsonl.gz")
+_RULES_PATH = "routing.signals.topic_continuity"
+
+
+def find_vector_files(paths: Iterable[PathLike]) -> List[Path]:
+    """Files as given, folders expanded to their ``*.jsonl`` / ``*.jsonl.gz``
+    files (sorted). A path that does not exist raises FileNotFoundError."""
+    found: List[Path] = []
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            found.extend(sorted(p for p in path.iterdir()
+                                if p.is_file() and p.name.endswith(_SUFFIXES)))
+        elif path.is_file():
+            found.append(path)
+        else:
+            raise FileNotFoundError(f"no such file or folder: {path}")
+    return found
+
+
+def read_vectors(path: PathLike) -> Iterator[Tuple[int, Any]]:
+    """``(line number, vector)`` for every non-empty line of a vector file."""
+    opener = gzip.open if str(path).endswith(".gz") else open
+    with opener(path, "rt", encoding="utf-8") as handle:  # type: ignore[operator]
+        for number, line in enumerate(handle, 1):
+            if line.strip():
+                yield number, json.loads(line)
+
+
+def _diff(expected: Any, got: Any, where: str, out: List[str]) -> None:
+    """Strict comparison: booleans are not numbers, numbers compare exactly."""
+    if isinstance(expected, dict):
+        if not isinstance(got, dict) or set(got) != set(expected):
+            out.append(f"{where}: keys differ")
+            return
+        for key, value in expected.items():
+            _diff(value, got[key], f"{where}.{key}", out)
+    elif isinstance(expected, list):
+        if not isinstance(got, (list, tuple)) or len(got) != len(expected):
+            out.append(f"{where}: expected {len(expected)} items, got "
+                       f"{len(got) if isinstance(got, (list, tuple)) else type(got).__name__}")
+            return
+        for index, (value, other) in enumerate(zip(expected, got)):
+            _diff(value, other, f"{where}[{index}]", out)
+    elif isinstance(expected, bool) or isinstance(got, bool):
+        if expected is not got:
+            out.append(f"{where}: expected {expected!r}, got {got!r}")
+    elif isinstance(expected, (int, float)):
+        if not isinstance(got, (int, float)) or float(got) != float(expected):
+            out.append(f"{where}: expected {expected!r}, got {got!r}")
+    elif expected != got:
+        out.append(f"{where}: expected {expected!r}, got {got!r}")
+
+
+def _raw_config(entry: Any) -> EvalConfig:
+    return EvalConfig(entry["name"], entry["include_assistant"], entry["continuation"],
+                      entry["change"], entry["max_prior_turns"], entry["max_turn_bytes"],
+                      entry["max_input_bytes"])
+
+
+def _expected_config_lines(expected: Any) -> List[str]:
+    lines = [f"{_RULES_PATH}[{item['index']}]: {item['config_error']}"
+             for item in expected.get("config_errors") or ()]
+    recipe = expected["recipe_error"]
+    if recipe not in lines:
+        lines.append(recipe)  # a list-level error: more than 8 rules, a duplicate name
+    return lines
+
+
+def _check_config_error(vector: Any, implementation: Optional[str]) -> List[str]:
+    try:
+        TopicContinuity(vector["input"]["rules"], implementation=implementation)
+    except ConfigError as error:
+        message = str(error).splitlines()
+        return [f"config error message lacks {line!r}"
+                for line in _expected_config_lines(vector["expected"]) if line not in message]
+    return ["expected ConfigError, the configuration was accepted"]
+
+
+def check_vector(vector: Any, implementation: Optional[str] = None) -> List[str]:
+    """The differences between this implementation and the vector (empty: pass)."""
+    data, expected = vector["input"], vector["expected"]
+    if "recipe_error" in expected:
+        return _check_config_error(vector, implementation)
+    raw = data.get("raw_eval_configs")
+    if raw:
+        signal = TopicContinuity._unchecked([_raw_config(entry) for entry in raw],
+                                            implementation=implementation)
+    else:
+        signal = TopicContinuity(data["rules"], implementation=implementation)
+    messages = decode({"messages": data["messages"]}, "neutral").messages
+    evaluation = signal.evaluate_messages(messages,
+                                          history_available=data.get("history_available", True))
+    problems: List[str] = []
+    _diff(expected["results"], [r.to_dict() for r in evaluation.results], "results", problems)
+    _diff(expected["preparation_input_bytes"], list(evaluation.preparation_input_bytes),
+          "preparation_input_bytes", problems)
+    return problems
+
+
+class FileReport(NamedTuple):
+    path: Path
+    passed: int
+    failed: int
+    failures: Tuple[Tuple[str, Tuple[str, ...]], ...]  # (vector id, problems)
+
+
+class ConformanceReport(NamedTuple):
+    files: Tuple[FileReport, ...]
+
+    @property
+    def passed(self) -> int:
+        return sum(report.passed for report in self.files)
+
+    @property
+    def failed(self) -> int:
+        return sum(report.failed for report in self.files)
+
+    @property
+    def ok(self) -> bool:
+        """True when at least one vector ran and none failed."""
+        return self.passed > 0 and self.failed == 0
+
+
+def _run_file(path: Path, implementation: Optional[str]) -> FileReport:
+    passed = failed = 0
+    failures = []
+    for number, vector in read_vectors(path):
+        vector_id = vector.get("id", f"line {number}") if isinstance(vector, dict) else f"line {number}"
+        try:
+            problems = check_vector(vector, implementation)
+        except Exception as error:  # a crash on a vector is a failure, not an abort
+            problems = [f"raised {type(error).__name__}: {error}"]
+        if problems:
+            failed += 1
+            failures.append((str(vector_id), tuple(problems)))
+        else:
+            passed += 1
+    return FileReport(path, passed, failed, tuple(failures))
+
+
+def run_conformance(paths: Iterable[PathLike], implementation: Optional[str] = None,
+                    on_file: Optional[Callable[[FileReport], None]] = None) -> ConformanceReport:
+    reports = []
+    for path in find_vector_files(paths):
+        report = _run_file(path, implementation)
+        if on_file is not None:
+            on_file(report)
+        reports.append(report)
+    return ConformanceReport(tuple(reports))

@@ -1,0 +1,59 @@
+"""Typed errors. Messages name a JSON path and the problem, never request text."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+__all__ = ["ConfigError", "ConfigIssue", "TurnsignalError", "WireFormatError"]
+
+
+class TurnsignalError(Exception):
+    """Base class of every error turnsignal raises on purpose."""
+
+
+class WireFormatError(TurnsignalError, ValueError):
+    """A request body could not be decoded into the neutral model.
+
+    ``path`` is the JSON path of the offending value (``messages[3].content[1]``)
+    and ``problem`` says what is wrong with it. Neither ever contains text from
+    the request.
+    """
+
+    def __init__(self, path: str, problem: str) -> None:
+        self.path = path
+        self.problem = problem
+        super().__init__(f"{path}: {problem}" if path else problem)
+
+
+class ConfigIssue:
+    """One problem found while validating a configuration."""
+
+    __slots__ = ("message", "path")
+
+    def __init__(self, path: str, message: str) -> None:
+        self.path = path
+        self.message = message
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.message}" if self.path else self.message
+
+    def __repr__(self) -> str:
+        return f"ConfigIssue({self.path!r}, {self.message!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, ConfigIssue)
+                and (self.path, self.message) == (other.path, other.message))
+
+    def __hash__(self) -> int:
+        return hash((self.path, self.message))
+
+
+class ConfigError(TurnsignalError, ValueError):
+    """A configuration is invalid. ``issues`` lists every problem found, in order;
+    the message shows them all, one per line."""
+
+    def __init__(self, issues: Sequence[ConfigIssue]) -> None:
+        self.issues = tuple(issues)
+        if not self.issues:
+            raise ValueError("ConfigError needs at least one issue")
+        super().__init__("\n".join(str(issue) for issue in self.issues))

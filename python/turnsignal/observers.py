@@ -1,0 +1,43 @@
+"""The observer hook: how evaluations reach metrics, logs and traces.
+
+Observers are opt-in and passed explicitly (``TopicContinuity(...,
+observers=[...])``); nothing global is registered at import. An observer
+receives the finished evaluation, which holds only content-free values.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any, Iterable, Optional, Protocol, Tuple
+
+if TYPE_CHECKING:  # pragma: no cover
+    from turnsignal.topic_continuity.evaluation import TopicContinuityEvaluation
+
+__all__ = ["Observer", "notify"]
+
+_log = logging.getLogger("turnsignal")
+
+
+class Observer(Protocol):
+    def on_topic_continuity(self, evaluation: TopicContinuityEvaluation,
+                            request_id: Optional[str]) -> None: ...
+
+
+def notify(observers: Tuple[Any, ...], method: str, *args: Any) -> None:
+    """Call ``method`` on every observer that has it. An observer that raises
+    must not turn a good evaluation into a failed request: the error is logged
+    (by type only — its message could carry anything) and the next observer runs."""
+    for observer in observers:
+        handler = getattr(observer, method, None)
+        if handler is None:
+            continue
+        try:
+            handler(*args)
+        except Exception as error:  # noqa: BLE001 - isolation is the point
+            _log.warning("turnsignal_observer_failed",
+                         extra={"observer": type(observer).__name__,
+                                "error_type": type(error).__name__})
+
+
+def as_tuple(observers: Optional[Iterable[Any]]) -> Tuple[Any, ...]:
+    return tuple(observers) if observers is not None else ()

@@ -1,0 +1,106 @@
+"""The evaluation outline (§4): group rules by history policy, prepare and
+extract once per group, classify every rule, in declaration order."""
+
+from __future__ import annotations
+
+import time
+from types import ModuleType
+from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
+
+from turnsignal.model import Message
+from turnsignal.topic_continuity.checkpoint import CancelToken, Checkpoint
+from turnsignal.topic_continuity.classify import classify
+from turnsignal.topic_continuity.extract import Extraction, extract
+from turnsignal.topic_continuity.policy import HistoryPolicy
+from turnsignal.topic_continuity.prepare import Preparation, prepare
+from turnsignal.topic_continuity.result import TopicContinuityResult, internal_error_result
+
+__all__ = ["EvalConfig", "RuleOutcome", "evaluate_rules"]
+
+
+class EvalConfig(NamedTuple):
+    """A rule's effective settings as the evaluator sees them (validated or not:
+    an invalid one yields the internal-error result, never an exception)."""
+
+    name: str
+    include_assistant: bool
+    continuation: float
+    change: float
+    max_prior_turns: int
+    max_turn_bytes: int
+    max_input_bytes: int
+
+    @property
+    def policy(self) -> HistoryPolicy:
+        return HistoryPolicy(self.max_prior_turns, self.max_turn_bytes, self.max_input_bytes,
+                             self.include_assistant)
+
+
+class RuleOutcome(NamedTuple):
+    result: TopicContinuityResult
+    classify_us: int  # this rule's classify time
+    prepare_extract_us: int  # its group's shared prepare + extract time
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def valid_config(rule: EvalConfig) -> bool:
+    """The evaluator's own range check, independent of config validation."""
+    limits = (rule.max_prior_turns, rule.max_turn_bytes, rule.max_input_bytes)
+    if not all(_is_int(value) for value in limits):
+        return False
+    if not (_is_number(rule.change) and _is_number(rule.continuation)):
+        return False
+    if not isinstance(rule.include_assistant, bool):
+        return False
+    turns, turn_bytes, input_bytes = limits
+    change, continuation = float(rule.change), float(rule.continuation)
+    return (1 <= turns <= 32 and 256 <= turn_bytes <= 65536
+            and 1024 <= input_bytes <= 1 << 20 and input_bytes >= turn_bytes
+            and 0 <= change < continuation < 1)  # NaN fails every comparison
+
+
+class _Group(NamedTuple):
+    prepared: Preparation
+    extracted: Extraction
+    micros: int
+
+
+def _micros(started: float) -> int:
+    return int((time.perf_counter() - started) * 1_000_000)
+
+
+def evaluate_rules(messages: Sequence[Message], rules: Sequence[EvalConfig], hotpath: ModuleType,
+                   *, history_available: bool = True, deadline: Optional[float] = None,
+                   cancel: Optional[CancelToken] = None,
+                   ) -> Tuple[List[RuleOutcome], List[int]]:
+    """One outcome per rule in declaration order, and one ``input_bytes`` per
+    distinct history policy in first-use order. No rules: the history is not read."""
+    outcomes: List[RuleOutcome] = []
+    input_bytes: List[int] = []
+    groups: Dict[HistoryPolicy, _Group] = {}
+    checkpoint = Checkpoint(deadline, cancel)
+    for rule in rules:
+        if not valid_config(rule):
+            outcomes.append(RuleOutcome(internal_error_result(rule.name, rule.include_assistant),
+                                        0, 0))
+            continue
+        policy = rule.policy
+        group = groups.get(policy)
+        if group is None:
+            started = time.perf_counter()
+            prepared = prepare(messages, history_available, policy, checkpoint)
+            extracted = extract(prepared, hotpath, checkpoint)
+            group = groups[policy] = _Group(prepared, extracted, _micros(started))
+            input_bytes.append(prepared.input_bytes)
+        started = time.perf_counter()
+        result = classify(rule.name, float(rule.continuation), float(rule.change),
+                          group.prepared, group.extracted)
+        outcomes.append(RuleOutcome(result, _micros(started), group.micros))
+    return outcomes, input_bytes

@@ -1,0 +1,96 @@
+"""What ``TopicContinuity.evaluate`` returns."""
+
+from __future__ import annotations
+
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union, overload
+
+from turnsignal.topic_continuity.evaluate import RuleOutcome
+from turnsignal.topic_continuity.result import TopicContinuityResult
+
+__all__ = ["Results", "TopicContinuityEvaluation"]
+
+
+class Results(Tuple[TopicContinuityResult, ...]):
+    """Results in rule order, also addressable by rule name: ``results[0]``,
+    ``results["topic_boundary"]``, ``"topic_boundary" in results``."""
+
+    __slots__ = ()
+
+    @overload
+    def __getitem__(self, key: int) -> TopicContinuityResult: ...
+    @overload
+    def __getitem__(self, key: str) -> TopicContinuityResult: ...
+    @overload
+    def __getitem__(self, key: slice) -> Tuple[TopicContinuityResult, ...]: ...
+
+    def __getitem__(self, key: Union[int, str, slice]) -> Any:
+        if isinstance(key, str):
+            for result in self:
+                if result.signal == key:
+                    return result
+            raise KeyError(key)
+        return super().__getitem__(key)
+
+    def __contains__(self, key: object) -> bool:
+        if isinstance(key, str):
+            return any(result.signal == key for result in self)
+        return super().__contains__(key)
+
+    def get(self, name: str, default: Optional[TopicContinuityResult] = None,
+            ) -> Optional[TopicContinuityResult]:
+        for result in self:
+            if result.signal == name:
+                return result
+        return default
+
+    @property
+    def names(self) -> Tuple[str, ...]:
+        return tuple(result.signal for result in self)
+
+
+class TopicContinuityEvaluation:
+    """Every rule's result for one request, in declaration order, plus one
+    prepared input size per distinct history policy (first-use order) and the
+    content-free cost receipt of each rule."""
+
+    __slots__ = ("_outcomes", "ended_ns", "format", "preparation_input_bytes", "results",
+                 "started_ns")
+
+    def __init__(self, outcomes: Sequence[RuleOutcome], preparation_input_bytes: Sequence[int],
+                 format: Optional[str] = None, *, started_ns: int = 0, ended_ns: int = 0) -> None:
+        self.started_ns = started_ns  # wall clock (time.time_ns) around the evaluation
+        self.ended_ns = ended_ns
+        self._outcomes = tuple(outcomes)
+        self.results = Results(outcome.result for outcome in outcomes)
+        self.preparation_input_bytes: Tuple[int, ...] = tuple(preparation_input_bytes)
+        self.format = format
+
+    def __iter__(self) -> Iterator[TopicContinuityResult]:
+        return iter(self.results)
+
+    def __len__(self) -> int:
+        return len(self.results)
+
+    def __getitem__(self, key: Union[int, str]) -> TopicContinuityResult:
+        return self.results[key]
+
+    @property
+    def outcomes(self) -> Tuple[RuleOutcome, ...]:
+        """Per rule: the result with its ``classify_us`` and ``prepare_extract_us``."""
+        return self._outcomes
+
+    @property
+    def timings(self) -> List[Dict[str, int]]:
+        """Per rule: ``classify_us`` and its group's shared ``prepare_extract_us``."""
+        return [{"classify_us": o.classify_us, "prepare_extract_us": o.prepare_extract_us}
+                for o in self._outcomes]
+
+    def to_dict(self) -> Dict[str, Any]:
+        return {
+            "results": [result.to_dict() for result in self.results],
+            "preparation_input_bytes": list(self.preparation_input_bytes),
+        }
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{r.signal}={r.class_.value}/{r.reason.value}" for r in self.results)
+        return f"TopicContinuityEvaluation({inner})"

@@ -1,0 +1,118 @@
+"""``TopicContinuity``: the public entry point of the signal."""
+
+from __future__ import annotations
+
+import os
+import time
+from typing import Any, Iterable, Mapping, Optional, Sequence, Tuple, Union
+
+from turnsignal import _hotpath
+from turnsignal.config import (
+    TopicContinuityRule,
+    default_rules,
+    load_topic_continuity_rules,
+    parse_topic_continuity_rules,
+)
+from turnsignal.model import Message
+from turnsignal.observers import as_tuple, notify
+from turnsignal.topic_continuity.checkpoint import CancelToken
+from turnsignal.topic_continuity.constants import MAX_CONTENT_BLOCKS, MAX_SCAN_MESSAGES
+from turnsignal.topic_continuity.evaluate import EvalConfig, evaluate_rules
+from turnsignal.topic_continuity.evaluation import TopicContinuityEvaluation
+from turnsignal.wire import decode
+
+__all__ = ["TopicContinuity"]
+
+RuleSpec = Union[Mapping[str, Any], TopicContinuityRule]
+
+
+def _eval_config(rule: TopicContinuityRule) -> EvalConfig:
+    return EvalConfig(rule.name, rule.include_assistant, rule.continuation, rule.change,
+                      rule.max_prior_turns, rule.max_turn_bytes, rule.max_input_bytes)
+
+
+class TopicContinuity:
+    """Evaluates a fixed list of topic_continuity rules on requests.
+
+    ``TopicContinuity()`` uses the embedded default (one rule named
+    ``topic_boundary``); ``TopicContinuity(rules)`` takes rule mappings in the
+    YAML shape or ``TopicContinuityRule`` objects and raises ``ConfigError``
+    listing every problem. Instances are immutable and safe to share between
+    threads. ``implementation`` forces ``"native"`` or ``"python"``; by default
+    the ``TURNSIGNAL_IMPLEMENTATION`` environment variable decides.
+    ``observers`` receive every finished evaluation (see ``turnsignal.observers``).
+    """
+
+    __slots__ = ("_configs", "_hotpath", "implementation", "observers", "rules")
+
+    def __init__(self, rules: Optional[Sequence[RuleSpec]] = None, *,
+                 implementation: Optional[str] = None,
+                 observers: Optional[Iterable[Any]] = None) -> None:
+        parsed = default_rules() if rules is None else parse_topic_continuity_rules(rules)
+        self._init(parsed, implementation, observers)
+
+    def _init(self, rules: Tuple[TopicContinuityRule, ...], implementation: Optional[str],
+              observers: Optional[Iterable[Any]]) -> None:
+        self.rules: Tuple[TopicContinuityRule, ...] = tuple(rules)
+        self._configs = tuple(_eval_config(rule) for rule in self.rules)
+        self.implementation, self._hotpath = _hotpath.load(implementation)
+        self.observers = as_tuple(observers)
+
+    @classmethod
+    def from_config(cls, source: Union[str, os.PathLike, Mapping[str, Any], Sequence[Any]], *,
+                    implementation: Optional[str] = None,
+                    observers: Optional[Iterable[Any]] = None) -> TopicContinuity:
+        """Rules from a YAML/JSON file, a full document (``routing: signals:
+        topic_continuity: [...]``), the ``routing`` mapping, or a bare list."""
+        instance = cls.__new__(cls)
+        instance._init(load_topic_continuity_rules(source), implementation, observers)
+        return instance
+
+    @classmethod
+    def _unchecked(cls, configs: Sequence[EvalConfig], *,
+                   implementation: Optional[str] = None) -> TopicContinuity:
+        """Evaluator-level configs with no validation (conformance
+        ``raw_eval_configs``): an invalid one yields ``unknown_internal_error``."""
+        instance = cls.__new__(cls)
+        instance._init((), implementation, None)
+        instance._configs = tuple(configs)
+        return instance
+
+    def evaluate(self, request: Any, format: str = "auto", *, history_available: bool = True,
+                 deadline: Optional[float] = None, cancel: Optional[CancelToken] = None,
+                 request_id: Optional[str] = None) -> TopicContinuityEvaluation:
+        """Decode ``request`` (a wire-format body; see ``turnsignal.wire``) and
+        evaluate every rule. ``deadline`` is an absolute ``time.monotonic()``
+        value and ``cancel`` any object with ``is_set()``; either ends
+        evaluation with ``unknown_cancelled`` at the next check. ``request_id``
+        is passed to observers only (it is the caller's, e.g. a trace id)."""
+        if not self._configs:
+            return TopicContinuityEvaluation((), (), None)  # no rules: history not read
+        conversation = decode(request, format, tail_messages=MAX_SCAN_MESSAGES,
+                              tail_blocks=MAX_CONTENT_BLOCKS)
+        return self._run(conversation.messages,
+                         history_available and conversation.history_available,
+                         deadline, cancel, request_id, conversation.format)
+
+    def evaluate_messages(self, messages: Sequence[Message], *, history_available: bool = True,
+                          deadline: Optional[float] = None, cancel: Optional[CancelToken] = None,
+                          request_id: Optional[str] = None) -> TopicContinuityEvaluation:
+        """Evaluate already-decoded neutral messages (``turnsignal.model``)."""
+        return self._run(messages, history_available, deadline, cancel, request_id, "neutral")
+
+    def _run(self, messages: Sequence[Message], history_available: bool,
+             deadline: Optional[float], cancel: Optional[CancelToken],
+             request_id: Optional[str], format: str) -> TopicContinuityEvaluation:
+        started_ns = time.time_ns()
+        outcomes, input_bytes = evaluate_rules(messages, self._configs, self._hotpath,
+                                               history_available=history_available,
+                                               deadline=deadline, cancel=cancel)
+        evaluation = TopicContinuityEvaluation(outcomes, input_bytes, format,
+                                               started_ns=started_ns, ended_ns=time.time_ns())
+        if self.observers:
+            notify(self.observers, "on_topic_continuity", evaluation, request_id)
+        return evaluation
+
+    def __repr__(self) -> str:
+        names = ", ".join(config.name for config in self._configs)
+        return f"TopicContinuity([{names}], implementation={self.implementation!r})"

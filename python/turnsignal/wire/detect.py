@@ -1,0 +1,51 @@
+"""``format="auto"``: pick the wire format of a request (spec wire-formats.md).
+
+Detection never raises on a malformed request: it only looks at what is well
+formed, and the chosen decoder reports the structural errors.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ._common import is_list, is_mapping
+
+__all__ = ["detect"]
+
+_ANTHROPIC_BLOCKS = frozenset({"tool_use", "tool_result", "thinking", "redacted_thinking",
+                               "document"})
+
+
+def _is_anthropic_block(block: Any) -> bool:
+    if not is_mapping(block):
+        return False
+    kind = block.get("type")
+    if not isinstance(kind, str):
+        return False
+    return kind in _ANTHROPIC_BLOCKS or (kind == "image" and "source" in block)
+
+
+def _has_anthropic_block(messages: Any) -> bool:
+    # A constant amount of work per block, no decoding (spec: auto may look at
+    # every message; production callers name the format).
+    for message in messages:
+        if not is_mapping(message):
+            continue
+        content = message.get("content")
+        if is_list(content) and any(_is_anthropic_block(block) for block in content):
+            return True
+    return False
+
+
+def detect(request: Any) -> str:
+    """The concrete format of ``request``: ``openai``, ``anthropic`` or ``responses``."""
+    if is_list(request) or not is_mapping(request):
+        return "openai"  # a bare list; anything else is reported by the decoder
+    if "input" in request and "messages" not in request:
+        return "responses"
+    if "system" in request:
+        return "anthropic"
+    messages = request.get("messages")
+    if is_list(messages) and _has_anthropic_block(messages):
+        return "anthropic"
+    return "openai"

@@ -1,0 +1,215 @@
+//! Throughput of the hot path on realistic text: `cargo bench --bench hotpath`.
+//! Prints timings; asserts nothing.
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use turnsignal::{
+    analyze_live, entities, masked_ranges, phrase_flags, phrase_tokens, prose_term_count,
+    score_prior, single_quote_spans, term_set, terms,
+};
+
+const TURN_BYTES: usize = 16 * 1024;
+
+fn ascii_turn(seed: usize) -> String {
+    let words = [
+        "the",
+        "parser",
+        "fails",
+        "when",
+        "config",
+        "file",
+        "contains",
+        "nested",
+        "tables",
+        "and",
+        "cache",
+        "keys",
+        "expire",
+        "before",
+        "refresh",
+        "so",
+        "requests",
+        "retry",
+        "against",
+        "backend",
+        "service",
+        "with",
+        "exponential",
+        "backoff",
+        "please",
+        "check",
+        "src/main.rs",
+        "parse_config",
+        "HTTPServer",
+        "getValue",
+        "os.path.join",
+        "404",
+        "'quoted'",
+        "`code`",
+        "\"double quoted\"",
+        "don't",
+        "isn't",
+        "thanks",
+        "instead",
+    ];
+    let mut s = String::with_capacity(TURN_BYTES + 64);
+    let mut i = seed.wrapping_mul(7919);
+    while s.len() < TURN_BYTES {
+        i = i.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+        s.push_str(words[(i >> 16) % words.len()]);
+        s.push(if (i >> 8) % 13 == 0 { '\n' } else { ' ' });
+    }
+    let mut cut = TURN_BYTES;
+    while !s.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    s.truncate(cut);
+    s
+}
+
+fn mixed_turn(seed: usize) -> String {
+    let words = [
+        "東京都",
+        "の",
+        "天気",
+        "は",
+        "한국어",
+        "カタカナ",
+        "İstanbul",
+        "\u{212a}elvin",
+        "café",
+        "naïve",
+        "straße",
+        "ΟΔΟΣ",
+        "😀",
+        "“smart”",
+        "‘curly’",
+        "parser",
+        "cache",
+        "src/app.py",
+    ];
+    let mut s = String::with_capacity(TURN_BYTES + 64);
+    let mut i = seed.wrapping_mul(104_729);
+    while s.len() < TURN_BYTES {
+        i = i.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+        s.push_str(words[(i >> 16) % words.len()]);
+        s.push(' ');
+    }
+    let mut cut = TURN_BYTES;
+    while !s.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    s.truncate(cut);
+    s
+}
+
+fn time<F: FnMut()>(mut f: F) -> Duration {
+    // Warm up, then take the best of several batches.
+    f();
+    let mut best = Duration::MAX;
+    for _ in 0..7 {
+        let reps = 20;
+        let t = Instant::now();
+        for _ in 0..reps {
+            f();
+        }
+        best = best.min(t.elapsed() / reps);
+    }
+    best
+}
+
+fn report(name: &str, bytes: usize, d: Duration) {
+    let mbs = bytes as f64 / d.as_secs_f64() / 1e6;
+    println!(
+        "{name:<44} {:>10.1} µs {:>9.1} MB/s",
+        d.as_secs_f64() * 1e6,
+        mbs
+    );
+}
+
+fn suite(label: &str, make: fn(usize) -> String) {
+    println!("== {label} text, {TURN_BYTES} B per turn ==");
+    let live = make(0);
+    let priors: Vec<String> = (1..=8).map(make).collect();
+    let one = [live.as_str()];
+    let n = live.len();
+    report(
+        "terms",
+        n,
+        time(|| drop(black_box(terms(black_box(&live))))),
+    );
+    report(
+        "term_set (1 segment)",
+        n,
+        time(|| drop(black_box(term_set(&one)))),
+    );
+    report(
+        "masked_ranges",
+        n,
+        time(|| drop(black_box(masked_ranges(&live)))),
+    );
+    report(
+        "single_quote_spans",
+        n,
+        time(|| drop(black_box(single_quote_spans(&live)))),
+    );
+    report(
+        "phrase_tokens (change view)",
+        n,
+        time(|| drop(black_box(phrase_tokens(&live, true)))),
+    );
+    report("entities", n, time(|| drop(black_box(entities(&live)))));
+    report(
+        "prose_term_count",
+        n,
+        time(|| {
+            black_box(prose_term_count(&one));
+        }),
+    );
+    report(
+        "phrase_flags",
+        n,
+        time(|| {
+            black_box(phrase_flags(&one));
+        }),
+    );
+    report(
+        "analyze_live",
+        n,
+        time(|| drop(black_box(analyze_live(&one)))),
+    );
+    let l = analyze_live(&one);
+    let p0 = [priors[0].as_str()];
+    report(
+        "score_prior (1 turn)",
+        n,
+        time(|| {
+            black_box(score_prior(&l, &p0, &["tool"]));
+        }),
+    );
+    let total = n * 9;
+    report(
+        "whole extract: live + 8 prior turns",
+        total,
+        time(|| {
+            let l = analyze_live(&one);
+            black_box(prose_term_count(&one));
+            black_box(phrase_flags(&one));
+            for p in &priors {
+                black_box(score_prior(&l, &[p.as_str()], &["tool"]));
+            }
+        }),
+    );
+    let adversarial = " 'a".repeat(20_000);
+    report(
+        "single_quote_spans(\" 'a\" x 20000)",
+        adversarial.len(),
+        time(|| drop(black_box(single_quote_spans(&adversarial)))),
+    );
+}
+
+fn main() {
+    suite("ASCII", ascii_turn);
+    suite("mixed-script", mixed_turn);
+}

@@ -1,0 +1,32 @@
+//! turnsignal's hot path: the text analysis of the topic_continuity evaluator
+//! (`shared/spec/topic-continuity.md` §6, evaluator `lexical.1`).
+//!
+//! Everything works on UTF-8 text (`&str`); offsets are byte offsets. Character
+//! classes and lowercasing come only from the generated Unicode 17 tables.
+
+pub mod charclass;
+pub mod entities;
+pub mod lexicon;
+pub mod masking;
+pub mod phrases;
+pub mod quotes;
+pub mod score;
+pub mod strset;
+#[rustfmt::skip]
+#[allow(clippy::all)]
+pub mod tables;
+pub mod terms;
+
+#[cfg(feature = "python")]
+mod python;
+
+pub use charclass::lowercase;
+pub use entities::{entities, entity_set};
+pub use masking::{masked_ranges, unmasked_runs};
+pub use phrases::{phrase_flags, phrase_tokens, PhraseFlags};
+pub use quotes::single_quote_spans;
+pub use score::{analyze_live, containment, prose_term_count, score_prior, LiveAnalysis};
+pub use terms::{term_set, terms};
+
+/// The Unicode version of the character tables.
+pub const UNICODE_VERSION: &str = tables::UNICODE_VERSION;

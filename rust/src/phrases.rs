@@ -1,0 +1,543 @@
+//! §6.4 phrase tokens, §10 lexicons and §6.8 phrase flags.
+
+use std::sync::OnceLock;
+
+use crate::charclass::{self, DIGIT, LETTER};
+use crate::lexicon::{
+    ACK, ACK_MAX_TOKENS, CHANGE, CHANGE_WINDOW, NEGATION, NEGATION_LOOKBACK, STRONG, WEAK,
+    WEAK_WINDOW,
+};
+use crate::masking::{masked_ranges, unmasked_runs};
+use crate::quotes::single_quote_spans;
+use crate::strset::StrSet;
+
+/// Word id of a token that is no lexicon word.
+pub const NO_WORD: u32 = u32::MAX;
+
+const IS_WEAK: u8 = 1;
+const IS_NEGATION: u8 = 2;
+
+/// A lexicon of phrases, indexed by the id of their first word.
+struct Lexicon {
+    by_first: Vec<Vec<Vec<u32>>>,
+}
+
+struct Lexicons {
+    words: StrSet,
+    longest_word: usize,
+    flags: Vec<u8>,
+    strong: Lexicon,
+    ack: Lexicon,
+    change: Lexicon,
+}
+
+static LEXICONS: OnceLock<Lexicons> = OnceLock::new();
+
+fn build_lexicons() -> Lexicons {
+    let mut words = StrSet::new();
+    for list in [STRONG, WEAK, ACK, CHANGE, NEGATION] {
+        for phrase in list {
+            for w in phrase.split(' ') {
+                words.insert(w);
+            }
+        }
+    }
+    let n = words.len();
+    let longest_word = words.iter().map(str::len).max().unwrap_or(0);
+    let mut flags = vec![0u8; n];
+    let id = |w: &str| words.find(w).map_or(NO_WORD, |i| i as u32);
+    for w in WEAK {
+        if let Some(i) = words.find(w) {
+            flags[i] |= IS_WEAK;
+        }
+    }
+    for w in NEGATION {
+        if let Some(i) = words.find(w) {
+            flags[i] |= IS_NEGATION;
+        }
+    }
+    let lex = |list: &[&str]| {
+        let mut by_first = vec![Vec::new(); n];
+        for phrase in list {
+            let ids: Vec<u32> = phrase.split(' ').map(id).collect();
+            by_first[ids[0] as usize].push(ids);
+        }
+        Lexicon { by_first }
+    };
+    let (strong, ack, change) = (lex(STRONG), lex(ACK), lex(CHANGE));
+    Lexicons {
+        longest_word,
+        flags,
+        strong,
+        ack,
+        change,
+        words,
+    }
+}
+
+#[inline]
+fn lexicons() -> &'static Lexicons {
+    LEXICONS.get_or_init(build_lexicons)
+}
+
+/// One phrase token: its lowercased text is `text[start..end]` of the owning
+/// [`Tokens`]; `offset` is its byte offset in the original segment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Token {
+    pub start: usize,
+    pub end: usize,
+    pub offset: usize,
+    pub run: usize,
+    pub word: u32,
+}
+
+/// The tokens of one view of a segment.
+#[derive(Default, Debug)]
+pub struct Tokens {
+    pub text: String,
+    pub toks: Vec<Token>,
+}
+
+impl Tokens {
+    pub fn clear(&mut self) {
+        self.text.clear();
+        self.toks.clear();
+    }
+
+    /// The lowercased text of token `i`.
+    pub fn token_text(&self, i: usize) -> &str {
+        let t = &self.toks[i];
+        &self.text[t.start..t.end]
+    }
+
+    pub fn len(&self) -> usize {
+        self.toks.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.toks.is_empty()
+    }
+}
+
+#[inline]
+fn is_apostrophe(c: char) -> bool {
+    c == '\'' || c == '\u{2019}'
+}
+
+#[inline]
+fn is_token_char(c: char) -> bool {
+    if c.is_ascii() {
+        return c.is_ascii_alphanumeric() || c == '\'';
+    }
+    c == '\u{2019}' || charclass::class(c) & (LETTER | DIGIT) != 0
+}
+
+const fn ascii_token_table() -> [bool; 128] {
+    let mut t = [false; 128];
+    let mut b = 0;
+    while b < 128 {
+        let c = b as u8;
+        t[b] = c.is_ascii_alphanumeric() || c == b'\'';
+        b += 1;
+    }
+    t
+}
+static ASCII_TOKEN: [bool; 128] = ascii_token_table();
+
+/// Tokenize `text` restricted to `runs` into `out` (cleared first).
+pub fn tokenize(text: &str, runs: &[(usize, usize)], out: &mut Tokens) {
+    out.clear();
+    let lex = lexicons();
+    let bytes = text.as_bytes();
+    for (run_index, &(a, b)) in runs.iter().enumerate() {
+        let mut tok_offset: Option<usize> = None;
+        let mut tok_text_start = 0;
+        let mut i = a;
+        while i < b {
+            let c = bytes[i];
+            if c < 0x80 {
+                if ASCII_TOKEN[c as usize] {
+                    if tok_offset.is_none() {
+                        tok_offset = Some(i);
+                        tok_text_start = out.text.len();
+                    }
+                    let start = i;
+                    while i < b && bytes[i] < 0x80 && ASCII_TOKEN[bytes[i] as usize] {
+                        i += 1;
+                    }
+                    let at = out.text.len();
+                    out.text.push_str(&text[start..i]);
+                    out.text[at..].make_ascii_lowercase();
+                    continue;
+                }
+                if let Some(off) = tok_offset.take() {
+                    finish(out, lex, tok_text_start, off, run_index);
+                }
+                i += 1;
+                continue;
+            }
+            let ch = match charclass::char_at(text, i) {
+                Some(ch) => ch,
+                None => break,
+            };
+            if is_token_char(ch) {
+                if tok_offset.is_none() {
+                    tok_offset = Some(i);
+                    tok_text_start = out.text.len();
+                }
+                out.text.push(charclass::lower_char(ch));
+            } else if let Some(off) = tok_offset.take() {
+                finish(out, lex, tok_text_start, off, run_index);
+            }
+            i += ch.len_utf8();
+        }
+        if let Some(off) = tok_offset {
+            finish(out, lex, tok_text_start, off, run_index);
+        }
+    }
+}
+
+/// Trim the token that starts at `start` of `out.text` and record it.
+fn finish(out: &mut Tokens, lex: &Lexicons, start: usize, offset: usize, run: usize) {
+    let raw = &out.text[start..];
+    let lead = raw.len() - raw.trim_start_matches(is_apostrophe).len();
+    let trimmed = raw.trim_matches(is_apostrophe);
+    if trimmed.is_empty() {
+        out.text.truncate(start);
+        return;
+    }
+    let len = trimmed.len();
+    // ' and ’ lowercase to themselves, so the trimmed widths are the original
+    // widths too.
+    let word = if len <= lex.longest_word {
+        lex.words.find(trimmed).map_or(NO_WORD, |i| i as u32)
+    } else {
+        NO_WORD
+    };
+    if lead > 0 {
+        out.text.replace_range(start..start + lead, "");
+    }
+    out.text.truncate(start + len);
+    out.toks.push(Token {
+        start,
+        end: start + len,
+        offset: offset + lead,
+        run,
+        word,
+    });
+}
+
+/// The continuation view (`change_view == false`) or the change view of §6.4.
+pub fn tokens_of_view(text: &str, change_view: bool, out: &mut Tokens) {
+    if change_view {
+        let runs = unmasked_runs(text.len(), &masked_ranges(text));
+        tokenize(text, &runs, out);
+    } else if text.is_empty() {
+        out.clear();
+    } else {
+        tokenize(text, &[(0, text.len())], out);
+    }
+}
+
+/// The change-view tokens derived from the continuation-view tokens `cont`
+/// of the same text: no delimiter of §6.2 is a token character, so every
+/// continuation token lies wholly inside or wholly outside the masked ranges,
+/// and the change view keeps exactly those outside, numbered by unmasked run.
+pub fn change_view_from(text: &str, cont: &[Token], out: &mut Vec<Token>) {
+    out.clear();
+    let masked = masked_ranges(text);
+    if masked.is_empty() {
+        out.extend_from_slice(cont);
+        return;
+    }
+    let runs = unmasked_runs(text.len(), &masked);
+    let mut r = 0;
+    for t in cont {
+        while r < runs.len() && runs[r].1 <= t.offset {
+            r += 1;
+        }
+        if r == runs.len() {
+            break;
+        }
+        if runs[r].0 <= t.offset {
+            out.push(Token { run: r, ..*t });
+        }
+    }
+}
+
+/// phrase_tokens(text, change_view): (token, byte offset, run index).
+pub fn phrase_tokens(text: &str, change_view: bool) -> Vec<(String, usize, usize)> {
+    let mut t = Tokens::default();
+    tokens_of_view(text, change_view, &mut t);
+    (0..t.len())
+        .map(|i| (t.token_text(i).to_owned(), t.toks[i].offset, t.toks[i].run))
+        .collect()
+}
+
+fn longest_match(t: &[Token], i: usize, lex: &Lexicon) -> usize {
+    let w = t[i].word;
+    if w == NO_WORD {
+        return 0;
+    }
+    let run = t[i].run;
+    let mut best = 0;
+    for phrase in &lex.by_first[w as usize] {
+        let l = phrase.len();
+        if l > best
+            && i + l <= t.len()
+            && phrase
+                .iter()
+                .zip(&t[i..i + l])
+                .all(|(&pw, tok)| tok.run == run && tok.word == pw)
+        {
+            best = l;
+        }
+    }
+    best
+}
+
+fn leading_acks(t: &[Token], lex: &Lexicon) -> usize {
+    let mut i = 0;
+    while i < t.len() {
+        let m = longest_match(t, i, lex);
+        if m == 0 {
+            break;
+        }
+        i += m;
+    }
+    i
+}
+
+#[inline]
+fn has_flag(lex: &Lexicons, t: &Token, flag: u8) -> bool {
+    t.word != NO_WORD && lex.flags[t.word as usize] & flag != 0
+}
+
+/// The flags of §6.8.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PhraseFlags {
+    pub strong_reference: bool,
+    pub weak_reference: bool,
+    pub acknowledgement: bool,
+    pub change_marker: bool,
+    pub marker_ambiguous: bool,
+}
+
+/// phrase flags of the live segments (§6.8).
+pub fn phrase_flags<S: AsRef<str>>(segments: &[S]) -> PhraseFlags {
+    let mut f = PhraseFlags::default();
+    if segments.is_empty() {
+        return f;
+    }
+    let lex = lexicons();
+    let mut cont = Tokens::default();
+    let mut change: Vec<Token> = Vec::new();
+    let mut all_acks = true;
+    let mut total = 0usize;
+    let mut any_clean = false;
+    for (j, seg) in segments.iter().enumerate() {
+        let seg = seg.as_ref();
+        // Continuation view.
+        tokens_of_view(seg, false, &mut cont);
+        let t = &cont.toks[..];
+        if !f.strong_reference {
+            f.strong_reference = (0..t.len()).any(|i| longest_match(t, i, &lex.strong) > 0);
+        }
+        let a = leading_acks(t, &lex.ack);
+        if j == 0 {
+            f.weak_reference = t[a..t.len().min(a + WEAK_WINDOW)]
+                .iter()
+                .any(|tok| has_flag(lex, tok, IS_WEAK));
+        }
+        all_acks &= a == t.len();
+        total += t.len();
+        // Change view.
+        change_view_from(seg, t, &mut change);
+        let t = &change[..];
+        let a = leading_acks(t, &lex.ack);
+        let mut spans: Option<Vec<(usize, usize)>> = None;
+        for i in 0..t.len() {
+            if longest_match(t, i, &lex.change) == 0 {
+                continue;
+            }
+            let negated = t[i.saturating_sub(NEGATION_LOOKBACK)..i]
+                .iter()
+                .any(|tok| has_flag(lex, tok, IS_NEGATION));
+            let clean = j == 0 && i >= a && i - a < CHANGE_WINDOW && !negated && {
+                let sq = spans.get_or_insert_with(|| single_quote_spans(seg));
+                !in_spans(sq, t[i].offset)
+            };
+            if clean {
+                any_clean = true;
+            } else {
+                f.marker_ambiguous = true;
+            }
+        }
+    }
+    f.acknowledgement = all_acks && (1..=ACK_MAX_TOKENS).contains(&total);
+    f.change_marker = any_clean && !f.marker_ambiguous;
+    f
+}
+
+/// Whether `off` lies in one of the sorted half-open `spans`.
+fn in_spans(spans: &[(usize, usize)], off: usize) -> bool {
+    let i = spans.partition_point(|&(a, _)| a <= off);
+    i > 0 && off < spans[i - 1].1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn toks(s: &str, change: bool) -> Vec<(String, usize, usize)> {
+        phrase_tokens(s, change)
+    }
+
+    fn tt(v: &[(&str, usize, usize)]) -> Vec<(String, usize, usize)> {
+        v.iter().map(|&(a, b, c)| (a.to_owned(), b, c)).collect()
+    }
+
+    #[test]
+    fn tokens_and_apostrophes() {
+        assert_eq!(
+            toks("Isn't it", false),
+            tt(&[("isn't", 0, 0), ("it", 6, 0)])
+        );
+        assert_eq!(
+            toks("'quoted' x", false),
+            tt(&[("quoted", 1, 0), ("x", 9, 0)])
+        );
+        assert_eq!(toks("’’ab’", false), tt(&[("ab", 6, 0)]));
+        assert_eq!(toks("' ''", false), tt(&[]));
+        assert_eq!(toks("don’t", false), tt(&[("don’t", 0, 0)]));
+        assert_eq!(
+            toks("a_b c-d", false),
+            tt(&[("a", 0, 0), ("b", 2, 0), ("c", 4, 0), ("d", 6, 0)])
+        );
+        assert_eq!(toks("", false), tt(&[]));
+        assert_eq!(toks("", true), tt(&[]));
+    }
+
+    #[test]
+    fn tokens_lowercase_and_offsets() {
+        // İ (2 bytes) lowercases to i (1 byte); offsets stay in the original.
+        assert_eq!(toks("İx İy", false), tt(&[("ix", 0, 0), ("iy", 4, 0)]));
+        assert_eq!(toks("'\u{212a}' k", false), tt(&[("k", 1, 0), ("k", 6, 0)]));
+        // Combining marks are not letters: they split tokens.
+        assert_eq!(
+            toks("cafe\u{301}s", false),
+            tt(&[("cafe", 0, 0), ("s", 6, 0)])
+        );
+        assert_eq!(toks("東京 ok", false), tt(&[("東京", 0, 0), ("ok", 7, 0)]));
+        assert_eq!(toks("٣٤x", false), tt(&[("٣٤x", 0, 0)]));
+    }
+
+    #[test]
+    fn change_view_runs() {
+        assert_eq!(
+            toks("new `code` topic \"q\" end", true),
+            tt(&[("new", 0, 0), ("topic", 11, 1), ("end", 21, 2)])
+        );
+        assert_eq!(toks("\"all\"", true), tt(&[]));
+        assert_eq!(toks("x ```y", true), tt(&[("x", 0, 0)]));
+        assert_eq!(toks("`a`b", true), tt(&[("b", 3, 0)]));
+    }
+
+    #[test]
+    fn derived_change_view_matches_direct() {
+        let cases = [
+            "new `code` topic \"q\" end",
+            "x ```y\nz``` w “a” b “c",
+            "ab\"cd\"ef 'x' `unclosed tail",
+            "İx`\u{212a}`y ’’a’ “”b",
+            "\"\"\"",
+            "plain text only",
+            "",
+            "``````a",
+        ];
+        for text in cases {
+            let mut cont = Tokens::default();
+            tokens_of_view(text, false, &mut cont);
+            let mut derived = Vec::new();
+            change_view_from(text, &cont.toks, &mut derived);
+            let mut direct = Tokens::default();
+            tokens_of_view(text, true, &mut direct);
+            let d: Vec<_> = derived
+                .iter()
+                .map(|t| (&cont.text[t.start..t.end], t.offset, t.run))
+                .collect();
+            let e: Vec<_> = direct
+                .toks
+                .iter()
+                .map(|t| (&direct.text[t.start..t.end], t.offset, t.run))
+                .collect();
+            assert_eq!(d, e, "{text:?}");
+        }
+    }
+
+    fn flags(segs: &[&str]) -> PhraseFlags {
+        phrase_flags(segs)
+    }
+
+    #[test]
+    fn strong_and_weak() {
+        assert!(flags(&["like you said before"]).strong_reference);
+        assert!(flags(&["fix", "your code"]).strong_reference);
+        assert!(!flags(&["your", "code"]).strong_reference);
+        assert!(flags(&["ok thanks, and then"]).weak_reference);
+        assert!(flags(&["ok so what"]).weak_reference);
+        assert!(!flags(&["ok what about the rest of this"]).weak_reference);
+        assert!(!flags(&["x", "it"]).weak_reference);
+        assert!(flags(&["Thank you also"]).weak_reference);
+    }
+
+    #[test]
+    fn acknowledgement() {
+        assert!(flags(&["Thanks!"]).acknowledgement);
+        assert!(flags(&["ok, sounds good"]).acknowledgement);
+        assert!(!flags(&["ok ok ok ok ok"]).acknowledgement);
+        assert!(!flags(&["thanks for that"]).acknowledgement);
+        assert!(!flags(&[""]).acknowledgement);
+        assert!(flags(&["", "thx"]).acknowledgement);
+        assert!(!flags(&["thank", "you"]).acknowledgement);
+        assert_eq!(flags(&[]), PhraseFlags::default());
+    }
+
+    #[test]
+    fn change_markers() {
+        let f = flags(&["New question: how do I sort a list?"]);
+        assert!(f.change_marker && !f.marker_ambiguous);
+        let f = flags(&["ok thanks. unrelated, but how?"]);
+        assert!(f.change_marker);
+        // Negated.
+        let f = flags(&["this is not unrelated"]);
+        assert!(!f.change_marker && f.marker_ambiguous);
+        let f = flags(&["don’t unrelated"]); // U+2019: not a negation
+        assert!(f.change_marker);
+        // Beyond the leading window of 8.
+        let f = flags(&["one two three four five six seven eight unrelated"]);
+        assert!(f.marker_ambiguous);
+        let f = flags(&["one two three four five six seven unrelated"]);
+        assert!(f.change_marker);
+        // Second segment.
+        let f = flags(&["hello", "new topic"]);
+        assert!(f.marker_ambiguous && !f.change_marker);
+        // Inside a single-quote span.
+        let f = flags(&["what does 'new topic' mean"]);
+        assert!(f.marker_ambiguous);
+        // Inside code or double quotes: hidden in the change view.
+        let f = flags(&["what does \"new topic\" mean"]);
+        assert!(!f.marker_ambiguous && !f.change_marker);
+        // A barrier splits a phrase.
+        let f = flags(&["new `x` topic"]);
+        assert!(!f.marker_ambiguous && !f.change_marker);
+        // Clean and ambiguous together: ambiguous wins.
+        let f = flags(&["unrelated, not unrelated"]);
+        assert!(f.marker_ambiguous && !f.change_marker);
+        // Negation look-back counts tokens of any run.
+        let f = flags(&["not `x` \"y\" unrelated"]);
+        assert!(f.marker_ambiguous);
+        let f = flags(&["not a b c unrelated"]);
+        assert!(f.change_marker);
+    }
+}

@@ -1,0 +1,194 @@
+//! §6.6 prose term count and §6.7 scores of one prior turn.
+
+use crate::charclass;
+use crate::entities::{collect_entities, entity_set};
+use crate::masking::{masked_ranges, merge_ranges, unmasked_runs};
+use crate::quotes::single_quote_spans;
+use crate::strset::StrSet;
+use crate::terms::{add_terms, for_each_term, term_set_of};
+
+/// containment(A, B) = |A ∩ B| / |A|, 0 when A is empty.
+#[inline]
+pub fn containment(shared: usize, a_len: usize) -> f64 {
+    if a_len == 0 {
+        0.0
+    } else {
+        shared as f64 / a_len as f64
+    }
+}
+
+/// prose_term_count(live_segments) of §6.6.
+pub fn prose_term_count<S: AsRef<str>>(segments: &[S]) -> usize {
+    let mut set = StrSet::new();
+    let mut buf = String::new();
+    for s in segments {
+        let s = s.as_ref();
+        let masked = merge_ranges(&masked_ranges(s), &single_quote_spans(s));
+        for (a, b) in unmasked_runs(s.len(), &masked) {
+            add_terms(&s[a..b], &mut set, &mut buf);
+        }
+    }
+    set.len()
+}
+
+/// The live turn's term set L and entity set E (§6.7).
+#[derive(Clone, Debug, Default)]
+pub struct LiveAnalysis {
+    pub terms: StrSet,
+    pub entities: StrSet,
+    pub capped: bool,
+}
+
+impl LiveAnalysis {
+    pub fn term_count(&self) -> usize {
+        self.terms.len()
+    }
+    pub fn entity_count(&self) -> usize {
+        self.entities.len()
+    }
+}
+
+/// L and E of the live user segments.
+pub fn analyze_live<S: AsRef<str>>(segments: &[S]) -> LiveAnalysis {
+    let terms = term_set_of(segments);
+    let (entities, capped) = entity_set::<S, &str>(segments, &[]);
+    LiveAnalysis {
+        terms,
+        entities,
+        capped,
+    }
+}
+
+/// Marks found members of a set of known size and counts them.
+struct Found {
+    seen: Vec<bool>,
+    count: usize,
+}
+
+impl Found {
+    fn new(n: usize) -> Self {
+        Found {
+            seen: vec![false; n],
+            count: 0,
+        }
+    }
+    #[inline]
+    fn mark(&mut self, i: usize) {
+        if !self.seen[i] {
+            self.seen[i] = true;
+            self.count += 1;
+        }
+    }
+    #[inline]
+    fn all(&self) -> bool {
+        self.count == self.seen.len()
+    }
+}
+
+/// (lexical, entity, capped) of one prior turn (§6.7).
+///
+/// Neither T nor P is materialised as a whole: each term of the prior turn is
+/// looked up in L, each entity in E. P's segments are still collected one by
+/// one, since their caps matter.
+pub fn score_prior<S: AsRef<str>, T: AsRef<str>>(
+    live: &LiveAnalysis,
+    segments: &[S],
+    tool_names: &[T],
+) -> (f64, f64, bool) {
+    let mut buf = String::new();
+    // lexical
+    let mut found = Found::new(live.terms.len());
+    if !live.terms.is_empty() {
+        for s in segments {
+            if found.all() {
+                break;
+            }
+            let lowered = charclass::lowercase_with(s.as_ref(), &mut buf);
+            for_each_term(lowered, |t| {
+                if let Some(i) = live.terms.find(t) {
+                    found.mark(i);
+                }
+            });
+        }
+    }
+    let lexical = containment(found.count, live.terms.len());
+    // entity (P is always computed: its cap matters)
+    let mut found = Found::new(live.entities.len());
+    let mut seg = StrSet::new();
+    let mut capped = false;
+    for s in segments {
+        capped |= collect_entities(s.as_ref(), &mut seg, &mut buf);
+        if !live.entities.is_empty() {
+            for v in seg.iter() {
+                if let Some(i) = live.entities.find(v) {
+                    found.mark(i);
+                }
+            }
+        }
+    }
+    if !live.entities.is_empty() {
+        for t in tool_names {
+            let lowered = charclass::lowercase_with(t.as_ref(), &mut buf);
+            if let Some(i) = live.entities.find(lowered) {
+                found.mark(i);
+            }
+        }
+    }
+    let entity = if live.entities.is_empty() {
+        0.0
+    } else {
+        containment(found.count, live.entities.len())
+    };
+    (lexical, entity, capped)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prose_terms_exclude_code_and_quotes() {
+        assert_eq!(prose_term_count(&["alpha beta gamma"]), 3);
+        assert_eq!(prose_term_count(&["alpha `beta` 'gamma' \"delta\""]), 1);
+        // Adjacent ranges: "ab" between two touching ranges is not formed.
+        assert_eq!(prose_term_count(&["xy\"q\"'r' zz"]), 2);
+        // Pieces are scanned separately: no word across a mask.
+        assert_eq!(prose_term_count(&["ab`x`cd"]), 2);
+        assert_eq!(prose_term_count(&["the and of"]), 0);
+        assert_eq!(prose_term_count(&["alpha", "alpha beta"]), 2);
+        assert_eq!(prose_term_count::<&str>(&[]), 0);
+    }
+
+    #[test]
+    fn scores() {
+        let live = analyze_live(&["How do I fix src/main.rs and the parse_config bug?"]);
+        // terms: fix, src, main, rs, parse_config, bug, ? (symbol? no: '?' is punct)
+        assert_eq!(live.term_count(), 6);
+        assert_eq!(live.entity_count(), 3); // src/main.rs, main.rs, parse_config
+        assert!(!live.capped);
+        let (lex, ent, capped) = score_prior(&live, &["The bug is in main.rs"], &["parse_config"]);
+        assert_eq!(lex, 3.0 / 6.0);
+        assert_eq!(ent, 2.0 / 3.0);
+        assert!(!capped);
+        let (lex, ent, capped) = score_prior::<&str, &str>(&live, &[], &[]);
+        assert_eq!((lex, ent, capped), (0.0, 0.0, false));
+        // E empty: entity is 0 but the cap is still computed.
+        let live = analyze_live(&["hello there friend"]);
+        assert_eq!(live.entity_count(), 0);
+        let big: String = (0..1100).map(|i| format!("{} ", 1000 + i)).collect();
+        let (lex, ent, capped) = score_prior(&live, &[big.as_str()], &["x"]);
+        assert_eq!((lex, ent, capped), (0.0, 0.0, true));
+        // Tool names are lowercased per character.
+        let live = analyze_live(&["call `get_weather` now"]);
+        let (_, ent, _) = score_prior(&live, &["nothing"], &["GET_WEATHER"]);
+        assert_eq!(ent, 1.0);
+        let (_, ent, _) = score_prior(&live, &["nothing"], &["get_weather."]);
+        assert_eq!(ent, 0.0);
+    }
+
+    #[test]
+    fn containment_is_plain_division() {
+        assert_eq!(containment(1, 3), 1.0 / 3.0);
+        assert_eq!(containment(0, 0), 0.0);
+    }
+}

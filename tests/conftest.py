@@ -1,0 +1,73 @@
+"""Shared fixtures: both implementations, and the read-only shared data.
+
+Every behavioural test takes the ``implementation`` fixture (or ``hotpath``),
+so it runs once against the Rust core and once against the pure-Python
+reference. The modules are imported directly, not through the environment
+switch (that switch is tested in a subprocess, tests/test_hotpath_switch.py).
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+try:
+    from hypothesis import HealthCheck, settings
+except ImportError:  # pragma: no cover - hypothesis is a test extra
+    settings = None
+
+ROOT = Path(__file__).resolve().parents[1]
+IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+IMPLEMENTATIONS = ("native", "python")
+_MODULES = {"native": "turnsignal._native", "python": "turnsignal._reference"}
+
+if settings is not None:
+    settings.register_profile("dev", max_examples=100, deadline=None)
+    settings.register_profile("ci", max_examples=1000, deadline=None,
+                              suppress_health_check=[HealthCheck.too_slow])
+    settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if IN_CI else "dev"))
+
+
+def shared_dir() -> Path:
+    """``../shared`` beside the checkout, or ``$TURNSIGNAL_SHARED``."""
+    return Path(os.environ.get("TURNSIGNAL_SHARED", ROOT.parent / "shared"))
+
+
+def require_shared(*parts: str) -> Path:
+    """A path under the shared folder. Third-party data is never committed, so
+    outside CI a missing file skips with its reason; in CI it fails the run."""
+    path = shared_dir().joinpath(*parts)
+    if not path.exists():
+        message = f"shared data not found: {path} (set TURNSIGNAL_SHARED)"
+        if IN_CI:
+            pytest.fail(message)
+        pytest.skip(message)
+    return path
+
+
+def load_hotpath(name: str) -> ModuleType:
+    try:
+        return importlib.import_module(_MODULES[name])
+    except ImportError as error:
+        if name == "native" and not IN_CI:
+            pytest.skip(f"native extension not built: {error}")
+        # In CI a missing extension must fail loudly, never silently test
+        # only the fallback.
+        pytest.fail(f"cannot import {_MODULES[name]}: {error}")
+
+
+@pytest.fixture(params=IMPLEMENTATIONS)
+def implementation(request: pytest.FixtureRequest) -> str:
+    """``"native"`` or ``"python"``; pass it as ``implementation=`` to the API."""
+    load_hotpath(request.param)
+    return request.param
+
+
+@pytest.fixture
+def hotpath(implementation: str) -> ModuleType:
+    """The hot-path module itself (``turnsignal._native`` or ``turnsignal._reference``)."""
+    return load_hotpath(implementation)

@@ -1,0 +1,64 @@
+"""The golden vectors, in both implementations. A vector that fails, a file
+that is missing or empty, or a run that finds nothing fails the suite."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import require_shared
+
+from turnsignal.conformance import find_vector_files, read_vectors, run_conformance
+
+VECTORS = Path(__file__).parent / "vectors"
+OWN_FILES = ("synthetic.jsonl.gz", "internal-error.jsonl.gz")
+THIRD_PARTY_FILES = ("corpus.jsonl", "real.jsonl.gz")
+
+
+def _assert_passes(path: Path, implementation: str) -> None:
+    report = run_conformance([path], implementation)
+    shown = "\n".join(f"{vector_id}: {'; '.join(problems[:3])}"
+                      for file in report.files for vector_id, problems in file.failures[:10])
+    assert report.failed == 0, f"{report.failed} vectors of {path.name} failed:\n{shown}"
+    assert report.passed > 0, f"no vector found in {path}"
+
+
+@pytest.mark.parametrize("name", OWN_FILES)
+def test_own_vectors(name: str, implementation: str) -> None:
+    _assert_passes(VECTORS / name, implementation)
+
+
+@pytest.mark.parametrize("name", THIRD_PARTY_FILES)
+def test_shared_vectors(name: str, implementation: str) -> None:
+    _assert_passes(require_shared("conformance", name), implementation)
+
+
+@pytest.mark.parametrize("name", OWN_FILES)
+def test_own_copies_match_shared(name: str) -> None:
+    shared = require_shared("conformance", name)
+    assert (VECTORS / name).read_bytes() == shared.read_bytes(), (
+        f"tests/vectors/{name} differs from {shared}: copy the new vectors in")
+
+
+def test_every_shared_file_is_covered() -> None:
+    shared = require_shared("conformance")
+    names = {path.name for path in find_vector_files([shared])}
+    assert names == set(OWN_FILES) | set(THIRD_PARTY_FILES), (
+        f"shared/conformance has vector files this suite does not run: {sorted(names)}")
+
+
+def test_expected_vector_counts() -> None:
+    # The conformance README's table: a truncated copy must not pass silently.
+    counts = {name: sum(1 for _ in read_vectors(VECTORS / name)) for name in OWN_FILES}
+    assert counts == {"synthetic.jsonl.gz": 6000, "internal-error.jsonl.gz": 400}
+
+
+def test_empty_input_is_a_failure(tmp_path: Path) -> None:
+    (tmp_path / "empty.jsonl").write_text("")
+    report = run_conformance([tmp_path])
+    assert not report.ok and report.passed == report.failed == 0
+
+
+def test_missing_path_raises(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError):
+        run_conformance([tmp_path / "nope.jsonl"])
