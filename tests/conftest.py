@@ -26,9 +26,13 @@ IMPLEMENTATIONS = ("native", "python")
 _MODULES = {"native": "turnsignal._native", "python": "turnsignal._reference"}
 
 if settings is not None:
-    settings.register_profile("dev", max_examples=100, deadline=None)
+    # The implementation fixtures hold no state, so reusing them across
+    # generated inputs is safe.
+    _QUIET = [HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+    settings.register_profile("dev", max_examples=100, deadline=None,
+                              suppress_health_check=_QUIET)
     settings.register_profile("ci", max_examples=1000, deadline=None,
-                              suppress_health_check=[HealthCheck.too_slow])
+                              suppress_health_check=_QUIET)
     settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if IN_CI else "dev"))
 
 

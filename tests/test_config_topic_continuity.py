@@ -9,6 +9,7 @@ import math
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+
 from turnsignal.config import (
     DEFAULT_RULE_NAME,
     TopicContinuityRule,

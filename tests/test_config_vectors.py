@@ -24,6 +24,7 @@ import json
 from typing import Any, Iterable
 
 import pytest
+
 from conftest import require_shared
 from turnsignal.config import TopicContinuityRule, parse_topic_continuity_rules
 from turnsignal.errors import ConfigError

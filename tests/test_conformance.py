@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import require_shared
 
+from conftest import require_shared
 from turnsignal.conformance import find_vector_files, read_vectors, run_conformance
 
 VECTORS = Path(__file__).parent / "vectors"

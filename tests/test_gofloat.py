@@ -10,6 +10,7 @@ from decimal import Decimal
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+
 from turnsignal.config import format_go_float
 
 # Expected strings are what Go prints for fmt.Sprint(float64(x)): from the spec

@@ -8,9 +8,9 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers import assistant, neutral, user
 
 import turnsignal
+from helpers import assistant, neutral, user
 from turnsignal import Class, ConfigError, Coverage, Reason, TopicContinuity, WireFormatError
 
 FOLLOWUP = {"messages": [

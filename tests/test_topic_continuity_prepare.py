@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any, Dict, List, Optional
 
 import pytest
-from helpers import assistant, neutral, tool_call, tool_result, user
 
+from helpers import assistant, neutral, tool_call, tool_result, user
 from turnsignal import Coverage, Reason, TopicContinuity, TopicContinuityEvaluation
 
 DISJOINT_LIVE = "Explain quantum entanglement experiments using polarized photons"

@@ -103,7 +103,8 @@ def test_null_missing_or_empty_content_gives_a_message_with_no_blocks(message):
 
 @pytest.mark.parametrize("kind", ["text", "input_text", "output_text"])
 def test_text_parts(kind):
-    assert only({"role": "user", "content": [{"type": kind, "text": "t"}]}) == msg("user", text("t"))
+    message = only({"role": "user", "content": [{"type": kind, "text": "t"}]})
+    assert message == msg("user", text("t"))
 
 
 @pytest.mark.parametrize(("kind", "block"), [("image_url", BlockType.IMAGE),

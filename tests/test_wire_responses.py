@@ -91,7 +91,7 @@ def test_item_reference_makes_history_unavailable_and_adds_no_message():
 def test_item_reference_outside_the_decoded_tail_still_counts():
     items = [{"type": "item_reference", "id": "old"}] + [
         {"role": "user", "content": str(i)} for i in range(20)]
-    conv = responses(*items, )
+    conv = responses(*items)
     tail = decode({"input": items}, "responses", tail_messages=3)
     assert conv.history_available is False
     assert tail.history_available is False

@@ -151,7 +151,8 @@ def _run_file(path: Path, implementation: Optional[str]) -> FileReport:
     passed = failed = 0
     failures = []
     for number, vector in read_vectors(path):
-        vector_id = vector.get("id", f"line {number}") if isinstance(vector, dict) else f"line {number}"
+        vector_id = vector.get("id") if isinstance(vector, dict) else None
+        vector_id = vector_id or f"line {number}"
         try:
             problems = check_vector(vector, implementation)
         except Exception as error:  # a crash on a vector is a failure, not an abort

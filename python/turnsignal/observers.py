@@ -33,7 +33,7 @@ def notify(observers: Tuple[Any, ...], method: str, *args: Any) -> None:
             continue
         try:
             handler(*args)
-        except Exception as error:  # noqa: BLE001 - isolation is the point
+        except Exception as error:
             _log.warning("turnsignal_observer_failed",
                          extra={"observer": type(observer).__name__,
                                 "error_type": type(error).__name__})

@@ -210,6 +210,29 @@ fn suite(label: &str, make: fn(usize) -> String) {
 }
 
 fn main() {
-    suite("ASCII", ascii_turn);
-    suite("mixed-script", mixed_turn);
+    let only: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    let want = |name: &str| only.is_empty() || only.iter().any(|o| o == name);
+    if want("ascii") {
+        suite("ASCII", ascii_turn);
+    }
+    if want("profile-score") {
+        // For `perf`: score_prior only.
+        let live = ascii_turn(0);
+        let prior = ascii_turn(1);
+        let l = analyze_live(&[live.as_str()]);
+        let t = Instant::now();
+        let mut k = 0;
+        while t.elapsed() < Duration::from_secs(3) {
+            black_box(score_prior(&l, &[prior.as_str()], &["tool"]));
+            k += 1;
+        }
+        report("score_prior (profile loop)", prior.len(), t.elapsed() / k);
+        return;
+    }
+    if want("mixed") {
+        suite("mixed-script", mixed_turn);
+    }
 }

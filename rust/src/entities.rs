@@ -28,8 +28,13 @@ impl<'a> Collector<'a> {
             return;
         }
         let lowered = charclass::lowercase_with(v, self.buf);
-        let stripped = lowered.trim_end_matches(['.', ',', ';', ':', ')']);
-        let value = charclass::byte_prefix(stripped, ENTITY_MAX_BYTES);
+        let lb = lowered.as_bytes();
+        let mut end = lb.len();
+        while end > 0 && matches!(lb[end - 1], b'.' | b',' | b';' | b':' | b')') {
+            end -= 1;
+        }
+        // The stripped bytes are ASCII, so `end` is a character boundary.
+        let value = charclass::byte_prefix(&lowered[..end], ENTITY_MAX_BYTES);
         if value.is_empty() {
             return;
         }
@@ -45,9 +50,14 @@ impl<'a> Collector<'a> {
 
     /// Run the three passes of §6.5 over `text`.
     pub fn collect(&mut self, text: &str) {
+        self.delimited_passes(text);
+        self.word_runs(text);
+    }
+
+    /// Passes 1 and 2 (backtick and double-quoted spans).
+    pub fn delimited_passes(&mut self, text: &str) {
         self.spans(text, b'`', 1);
         self.spans(text, b'"', 3);
-        self.word_runs(text);
     }
 
     /// Passes 1 and 2: spans between two `q` on the same line with at least
@@ -74,7 +84,7 @@ impl<'a> Collector<'a> {
     }
 
     /// Pass 3: maximal runs of ASCII `A–Z a–z 0–9 _ . ~ / -`.
-    fn word_runs(&mut self, text: &str) {
+    pub fn word_runs(&mut self, text: &str) {
         let b = text.as_bytes();
         let n = b.len();
         let mut i = 0;
@@ -92,65 +102,89 @@ impl<'a> Collector<'a> {
         }
     }
 
-    fn word_run(&mut self, run: &str) {
+    /// The rules of pass 3 for one maximal word run.
+    pub fn word_run(&mut self, run: &str) {
         let rb = run.as_bytes();
-        // Fast path: a run of letters without separators, dots, underscores,
-        // digits or a lower→upper step yields nothing.
-        let mut interesting = false;
+        // One pass over the run: which rules can apply at all?
+        let mut has_letter = false;
+        let mut has_slash = false;
+        let mut other = false; // any of . ~ - _ 0-9, or a lower→upper step
         let mut prev_lower = false;
         for &c in rb {
-            if !c.is_ascii_alphabetic() || (prev_lower && c.is_ascii_uppercase()) {
-                interesting = true;
-                break;
-            }
-            prev_lower = c.is_ascii_lowercase();
+            let lower = c.is_ascii_lowercase();
+            has_letter |= lower || c.is_ascii_uppercase();
+            has_slash |= c == b'/';
+            other |=
+                !c.is_ascii_alphabetic() && c != b'/' || (prev_lower && c.is_ascii_uppercase());
+            prev_lower = lower;
         }
-        if !interesting {
-            return;
-        }
-        if rb.contains(&b'/') && rb.iter().any(u8::is_ascii_alphabetic) {
+        if has_slash && has_letter {
             self.add(run);
         }
-        for chunk in run.split(['/', '~', '-']) {
-            if self.capped {
-                return;
-            }
-            if chunk.is_empty() {
-                continue;
-            }
-            if dotted(chunk) {
-                self.add(chunk);
-            }
-            for part in chunk.split('.') {
-                if part.is_empty() {
-                    continue;
-                }
-                let pb = part.as_bytes();
-                let has_letter = pb.iter().any(u8::is_ascii_alphabetic);
-                if has_letter && pb.contains(&b'_') {
-                    self.add(part);
-                }
-                if has_letter
-                    && pb
-                        .windows(2)
-                        .any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase())
-                {
-                    self.add(part);
-                }
-                let mut k = 0;
-                while k < pb.len() {
-                    if pb[k].is_ascii_digit() {
-                        let s = k;
-                        while k < pb.len() && pb[k].is_ascii_digit() {
-                            k += 1;
-                        }
-                        if k - s >= 3 {
-                            self.add(&part[s..k]);
-                        }
-                    } else {
-                        k += 1;
+        if !other {
+            // Letters and slashes only: no dotted chunk, snake, camel or digits.
+            return;
+        }
+        let mut start = 0;
+        for k in 0..=rb.len() {
+            if k == rb.len() || matches!(rb[k], b'/' | b'~' | b'-') {
+                if k > start {
+                    self.chunk(&run[start..k]);
+                    if self.capped {
+                        return;
                     }
                 }
+                start = k + 1;
+            }
+        }
+    }
+
+    fn chunk(&mut self, chunk: &str) {
+        if dotted(chunk) {
+            self.add(chunk);
+        }
+        let cb = chunk.as_bytes();
+        let mut start = 0;
+        for k in 0..=cb.len() {
+            if k == cb.len() || cb[k] == b'.' {
+                if k > start {
+                    self.part(&chunk[start..k]);
+                }
+                start = k + 1;
+            }
+        }
+    }
+
+    fn part(&mut self, part: &str) {
+        let pb = part.as_bytes();
+        let mut has_letter = false;
+        let mut has_underscore = false;
+        let mut camel = false;
+        let mut prev_lower = false;
+        for &c in pb {
+            has_letter |= c.is_ascii_alphabetic();
+            has_underscore |= c == b'_';
+            camel |= prev_lower && c.is_ascii_uppercase();
+            prev_lower = c.is_ascii_lowercase();
+        }
+        if has_letter && has_underscore {
+            self.add(part);
+        }
+        if camel {
+            self.add(part);
+        }
+        let mut k = 0;
+        while k < pb.len() {
+            if pb[k].is_ascii_digit() {
+                let s = k;
+                while k < pb.len() && pb[k].is_ascii_digit() {
+                    k += 1;
+                }
+                if k - s >= 3 {
+                    self.add(&part[s..k]);
+                }
+            } else {
+                k += 1;
             }
         }
     }

@@ -6,6 +6,7 @@
 
 pub mod charclass;
 pub mod entities;
+pub mod fused;
 pub mod lexicon;
 pub mod masking;
 pub mod phrases;

@@ -1,11 +1,13 @@
 //! §6.6 prose term count and §6.7 scores of one prior turn.
 
 use crate::charclass;
-use crate::entities::{collect_entities, entity_set};
+use crate::entities::Collector;
+use crate::fused::scan_segment;
+use crate::lexicon::is_stopword;
 use crate::masking::{masked_ranges, merge_ranges, unmasked_runs};
 use crate::quotes::single_quote_spans;
-use crate::strset::StrSet;
-use crate::terms::{add_terms, for_each_term, term_set_of};
+use crate::strset::{pack_short, ShortIndex, StrSet};
+use crate::terms::add_terms;
 
 /// containment(A, B) = |A ∩ B| / |A|, 0 when A is empty.
 #[inline]
@@ -37,9 +39,20 @@ pub struct LiveAnalysis {
     pub terms: StrSet,
     pub entities: StrSet,
     pub capped: bool,
+    /// The short members of `terms`, for fast lookups.
+    short_terms: ShortIndex,
 }
 
 impl LiveAnalysis {
+    /// The index of term `t` in L, if it is a member.
+    #[inline]
+    pub fn find_term(&self, t: &str) -> Option<usize> {
+        match pack_short(t.as_bytes()) {
+            Some(key) => self.short_terms.get(key),
+            None => self.terms.find(t),
+        }
+    }
+
     pub fn term_count(&self) -> usize {
         self.terms.len()
     }
@@ -50,12 +63,37 @@ impl LiveAnalysis {
 
 /// L and E of the live user segments.
 pub fn analyze_live<S: AsRef<str>>(segments: &[S]) -> LiveAnalysis {
-    let terms = term_set_of(segments);
-    let (entities, capped) = entity_set::<S, &str>(segments, &[]);
+    let mut terms = StrSet::new();
+    let mut entities = StrSet::new();
+    let mut seg = StrSet::new();
+    let (mut buf, mut ebuf) = (String::new(), String::new());
+    let mut capped = false;
+    for s in segments {
+        let s = s.as_ref();
+        seg.clear();
+        let mut coll = Collector::new(&mut seg, &mut ebuf);
+        coll.delimited_passes(s);
+        scan_segment(
+            s,
+            &mut buf,
+            |t| {
+                if !is_stopword(t) {
+                    terms.insert(t);
+                }
+            },
+            Some(&mut coll),
+        );
+        capped |= coll.capped();
+        for v in seg.iter() {
+            entities.insert(v);
+        }
+    }
+    let short_terms = ShortIndex::build(&terms);
     LiveAnalysis {
         terms,
         entities,
         capped,
+        short_terms,
     }
 }
 
@@ -79,49 +117,48 @@ impl Found {
             self.count += 1;
         }
     }
-    #[inline]
-    fn all(&self) -> bool {
-        self.count == self.seen.len()
-    }
 }
 
 /// (lexical, entity, capped) of one prior turn (§6.7).
 ///
 /// Neither T nor P is materialised as a whole: each term of the prior turn is
 /// looked up in L, each entity in E. P's segments are still collected one by
-/// one, since their caps matter.
+/// one, since their caps matter. Terms and entity word runs come from one
+/// fused scan per segment.
 pub fn score_prior<S: AsRef<str>, T: AsRef<str>>(
     live: &LiveAnalysis,
     segments: &[S],
     tool_names: &[T],
 ) -> (f64, f64, bool) {
-    let mut buf = String::new();
-    // lexical
-    let mut found = Found::new(live.terms.len());
-    if !live.terms.is_empty() {
-        for s in segments {
-            if found.all() {
-                break;
-            }
-            let lowered = charclass::lowercase_with(s.as_ref(), &mut buf);
-            for_each_term(lowered, |t| {
-                if let Some(i) = live.terms.find(t) {
-                    found.mark(i);
-                }
-            });
-        }
-    }
-    let lexical = containment(found.count, live.terms.len());
-    // entity (P is always computed: its cap matters)
-    let mut found = Found::new(live.entities.len());
+    let (mut buf, mut ebuf) = (String::new(), String::new());
+    let mut terms_found = Found::new(live.terms.len());
+    let mut entities_found = Found::new(live.entities.len());
     let mut seg = StrSet::new();
     let mut capped = false;
     for s in segments {
-        capped |= collect_entities(s.as_ref(), &mut seg, &mut buf);
+        let s = s.as_ref();
+        seg.clear();
+        let mut coll = Collector::new(&mut seg, &mut ebuf);
+        coll.delimited_passes(s);
+        if live.terms.is_empty() {
+            coll.word_runs(s);
+        } else {
+            scan_segment(
+                s,
+                &mut buf,
+                |t| {
+                    if let Some(i) = live.find_term(t) {
+                        terms_found.mark(i);
+                    }
+                },
+                Some(&mut coll),
+            );
+        }
+        capped |= coll.capped();
         if !live.entities.is_empty() {
             for v in seg.iter() {
                 if let Some(i) = live.entities.find(v) {
-                    found.mark(i);
+                    entities_found.mark(i);
                 }
             }
         }
@@ -130,14 +167,15 @@ pub fn score_prior<S: AsRef<str>, T: AsRef<str>>(
         for t in tool_names {
             let lowered = charclass::lowercase_with(t.as_ref(), &mut buf);
             if let Some(i) = live.entities.find(lowered) {
-                found.mark(i);
+                entities_found.mark(i);
             }
         }
     }
+    let lexical = containment(terms_found.count, live.terms.len());
     let entity = if live.entities.is_empty() {
         0.0
     } else {
-        containment(found.count, live.entities.len())
+        containment(entities_found.count, live.entities.len())
     };
     (lexical, entity, capped)
 }

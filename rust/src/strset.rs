@@ -28,6 +28,30 @@ pub fn hash_bytes(bytes: &[u8]) -> u64 {
 
 const EMPTY: u32 = u32::MAX;
 
+#[inline]
+fn load_u64(b: &[u8], at: usize) -> u64 {
+    let mut w = [0u8; 8];
+    w.copy_from_slice(&b[at..at + 8]);
+    u64::from_le_bytes(w)
+}
+
+/// Byte-string equality, inline for short strings (the common case here).
+#[inline]
+fn eq_bytes(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let n = a.len();
+    if (8..=16).contains(&n) {
+        // Two overlapping 8-byte words cover the whole string.
+        load_u64(a, 0) == load_u64(b, 0) && load_u64(a, n - 8) == load_u64(b, n - 8)
+    } else if n < 8 {
+        a.iter().zip(b).all(|(x, y)| x == y)
+    } else {
+        a == b
+    }
+}
+
 /// An insertion-ordered set of distinct strings.
 #[derive(Clone, Debug, Default)]
 pub struct StrSet {
@@ -107,7 +131,7 @@ impl StrSet {
             let idx = e as usize;
             if self.hashes[idx] == h {
                 let (a, b) = self.spans[idx];
-                if &self.arena[a..b] == s {
+                if eq_bytes(&self.arena.as_bytes()[a..b], s.as_bytes()) {
                     return Ok(idx);
                 }
             }
@@ -152,6 +176,83 @@ impl StrSet {
     }
 }
 
+/// Pack a string of 1 to 8 bytes into a non-zero `u64` key (little-endian,
+/// zero-padded). Two strings without NUL bytes get equal keys only when equal.
+#[inline]
+pub fn pack_short(s: &[u8]) -> Option<u64> {
+    if s.is_empty() || s.len() > 8 {
+        return None;
+    }
+    // Built in registers: a byte copy into a stack array followed by a wide
+    // load stalls on store forwarding.
+    let mut key = 0u64;
+    for (i, &b) in s.iter().enumerate() {
+        if b == 0 {
+            return None;
+        }
+        key |= u64::from(b) << (8 * i);
+    }
+    Some(key)
+}
+
+/// An index from short strings (1–8 bytes, no NUL) to their index in a
+/// [`StrSet`]: one multiply and one probe instead of hashing bytes.
+#[derive(Clone, Debug, Default)]
+pub struct ShortIndex {
+    keys: Vec<u64>,
+    values: Vec<u32>,
+    shift: u32,
+}
+
+impl ShortIndex {
+    /// Index every short member of `set`.
+    pub fn build(set: &StrSet) -> Self {
+        let short: Vec<(u64, u32)> = set
+            .iter()
+            .enumerate()
+            .filter_map(|(i, s)| pack_short(s.as_bytes()).map(|k| (k, i as u32)))
+            .collect();
+        let cap = (short.len() * 2).next_power_of_two().max(8);
+        let mut idx = ShortIndex {
+            keys: vec![0; cap],
+            values: vec![0; cap],
+            shift: 64 - cap.trailing_zeros(),
+        };
+        let mask = cap - 1;
+        for (k, v) in short {
+            let mut pos = idx.slot(k);
+            while idx.keys[pos] != 0 {
+                pos = (pos + 1) & mask;
+            }
+            idx.keys[pos] = k;
+            idx.values[pos] = v;
+        }
+        idx
+    }
+
+    #[inline]
+    fn slot(&self, key: u64) -> usize {
+        (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> self.shift) as usize
+    }
+
+    /// The index of the string packed as `key`, if indexed.
+    #[inline]
+    pub fn get(&self, key: u64) -> Option<usize> {
+        let mask = self.keys.len() - 1;
+        let mut pos = self.slot(key);
+        loop {
+            let k = self.keys[pos];
+            if k == key {
+                return Some(self.values[pos] as usize);
+            }
+            if k == 0 {
+                return None;
+            }
+            pos = (pos + 1) & mask;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -176,6 +277,26 @@ mod tests {
         assert_eq!(s.find("alpha"), None);
         assert_eq!(s.insert("",), (0, true));
         assert_eq!(s.sorted(), vec![String::new()]);
+    }
+
+    #[test]
+    fn short_index() {
+        let mut s = StrSet::new();
+        for w in ["ab", "abcdefgh", "abcdefghi", "x", "é", "a\0b"] {
+            s.insert(w);
+        }
+        let idx = ShortIndex::build(&s);
+        let get = |w: &str| pack_short(w.as_bytes()).and_then(|k| idx.get(k));
+        assert_eq!(get("ab"), Some(0));
+        assert_eq!(get("abcdefgh"), Some(1));
+        assert_eq!(get("abcdefghi"), None); // too long: not packable
+        assert_eq!(get("x"), Some(3));
+        assert_eq!(get("é"), Some(4));
+        assert_eq!(get("a"), None);
+        assert_eq!(get("abc"), None);
+        assert_eq!(get("a\0b"), None); // NUL: not packable
+        let empty = ShortIndex::build(&StrSet::new());
+        assert_eq!(empty.get(1), None);
     }
 
     #[test]

@@ -115,7 +115,8 @@ def _change_markers(segments: Sequence[str]) -> Tuple[bool, bool]:
             if longest_match(tokens, index, CHANGE_MARKER) == 0:
                 continue
             leading = segment_index == 0 and lead <= index < lead + CHANGE_LEADING_WINDOW
-            if leading and not _negated(tokens, index) and not _inside(quotes, tokens[index].offset):
+            quoted = _inside(quotes, tokens[index].offset)
+            if leading and not _negated(tokens, index) and not quoted:
                 clean = True
             else:
                 ambiguous = True

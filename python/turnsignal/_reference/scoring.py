@@ -5,7 +5,12 @@ from __future__ import annotations
 from typing import AbstractSet, FrozenSet, Sequence, Tuple
 
 from turnsignal._reference.entities import entity_set
-from turnsignal._reference.masking import masked_ranges, single_quote_spans, union_ranges, unmasked_runs
+from turnsignal._reference.masking import (
+    masked_ranges,
+    single_quote_spans,
+    union_ranges,
+    unmasked_runs,
+)
 from turnsignal._reference.terms import term_set
 
 __all__ = ["LiveTurn", "analyze_live", "containment", "prose_term_count", "score_prior"]

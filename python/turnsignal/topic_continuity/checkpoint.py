@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from typing import Optional, Protocol
 
-__all__ = ["Cancelled", "CancelToken", "Checkpoint"]
+__all__ = ["CancelToken", "Cancelled", "Checkpoint"]
 
 
 class CancelToken(Protocol):

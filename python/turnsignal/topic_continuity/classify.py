@@ -25,7 +25,9 @@ __all__ = ["classify"]
 
 
 def _not_full(coverage: Coverage) -> Reason:
-    return Reason.HISTORY_BEYOND_WINDOW if coverage is Coverage.WINDOW else Reason.INCOMPLETE_HISTORY
+    if coverage is Coverage.WINDOW:
+        return Reason.HISTORY_BEYOND_WINDOW
+    return Reason.INCOMPLETE_HISTORY
 
 
 def _decide(continuation: float, change: float, prepared: Preparation,

@@ -10,7 +10,7 @@ from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
 from turnsignal.model import Message
 from turnsignal.topic_continuity.checkpoint import CancelToken, Checkpoint
 from turnsignal.topic_continuity.classify import classify
-from turnsignal.topic_continuity.extract import Extraction, extract
+from turnsignal.topic_continuity.extract import Extraction, TurnCache, extract
 from turnsignal.topic_continuity.policy import HistoryPolicy
 from turnsignal.topic_continuity.prepare import Preparation, prepare
 from turnsignal.topic_continuity.result import TopicContinuityResult, internal_error_result
@@ -85,6 +85,7 @@ def evaluate_rules(messages: Sequence[Message], rules: Sequence[EvalConfig], hot
     outcomes: List[RuleOutcome] = []
     input_bytes: List[int] = []
     groups: Dict[HistoryPolicy, _Group] = {}
+    cache: TurnCache = {}
     checkpoint = Checkpoint(deadline, cancel)
     for rule in rules:
         if not valid_config(rule):
@@ -96,7 +97,7 @@ def evaluate_rules(messages: Sequence[Message], rules: Sequence[EvalConfig], hot
         if group is None:
             started = time.perf_counter()
             prepared = prepare(messages, history_available, policy, checkpoint)
-            extracted = extract(prepared, hotpath, checkpoint)
+            extracted = extract(prepared, hotpath, checkpoint, cache)
             group = groups[policy] = _Group(prepared, extracted, _micros(started))
             input_bytes.append(prepared.input_bytes)
         started = time.perf_counter()

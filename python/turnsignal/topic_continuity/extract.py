@@ -9,7 +9,7 @@ processed between two checks (§9).
 from __future__ import annotations
 
 from types import ModuleType
-from typing import NamedTuple, Optional
+from typing import Any, Dict, NamedTuple, Optional, Tuple
 
 from turnsignal.topic_continuity.checkpoint import Checkpoint
 from turnsignal.topic_continuity.constants import DECAY
@@ -32,7 +32,16 @@ def _cancelled(prepared: Preparation, capped: bool) -> Extraction:
                       prepared.feature_cap_reached or capped, Reason.CANCELLED)
 
 
-def extract(prepared: Preparation, hotpath: ModuleType, checkpoint: Checkpoint) -> Extraction:
+TurnCache = Dict[Tuple[Any, ...], Any]
+
+
+def extract(prepared: Preparation, hotpath: ModuleType, checkpoint: Checkpoint,
+            cache: Optional[TurnCache] = None) -> Extraction:
+    """``cache`` shares text work between the policy groups of one evaluation:
+    a turn windowed under the same ``max_turn_bytes`` and ``include_assistant``
+    yields the same segments, hence the same scores, whatever the other limits."""
+    if cache is None:
+        cache = {}
     if prepared.status is not None:
         return Extraction(ZERO_FEATURES, prepared.coverage, prepared.feature_cap_reached,
                           prepared.status)
@@ -40,11 +49,16 @@ def extract(prepared: Preparation, hotpath: ModuleType, checkpoint: Checkpoint) 
     if expired():
         return _cancelled(prepared, False)
     live_segments = prepared.live.user
-    live = hotpath.analyze_live(live_segments)
+    turn_bytes = prepared.policy.max_turn_bytes
+    live_key = ("live", prepared.live.start, turn_bytes)
+    cached_live = cache.get(live_key)
+    if cached_live is None:
+        live = hotpath.analyze_live(live_segments)
+        if expired():
+            return _cancelled(prepared, live.capped)
+        cached_live = cache[live_key] = (live, hotpath.prose_term_count(live_segments))
+    live, prose_terms = cached_live
     capped = live.capped
-    if expired():
-        return _cancelled(prepared, capped)
-    prose_terms = hotpath.prose_term_count(live_segments)
 
     best = -1.0
     lexical_score = entity_score = combined = max_raw = max_entity = 0.0
@@ -52,7 +66,11 @@ def extract(prepared: Preparation, hotpath: ModuleType, checkpoint: Checkpoint) 
     for k, turn in enumerate(prepared.prior):
         if expired():
             return _cancelled(prepared, capped)
-        lexical, entity, turn_capped = hotpath.score_prior(live, turn.segments, turn.tool_names)
+        key = (turn.start, turn_bytes, prepared.policy.include_assistant)
+        scores = cache.get(key)
+        if scores is None:
+            scores = cache[key] = hotpath.score_prior(live, turn.segments, turn.tool_names)
+        lexical, entity, turn_capped = scores
         capped = capped or turn_capped
         if expired():
             return _cancelled(prepared, capped)
@@ -66,8 +84,12 @@ def extract(prepared: Preparation, hotpath: ModuleType, checkpoint: Checkpoint) 
     if expired():
         return _cancelled(prepared, capped)
     coverage = Coverage.PARTIAL if capped else prepared.coverage
-    strong, weak, acknowledgement, change_marker, ambiguous = (
-        hotpath.phrase_flags(live_segments) if live_segments else (False,) * 5)
+    flags_key = ("flags", prepared.live.start, turn_bytes)
+    flags = cache.get(flags_key)
+    if flags is None:
+        flags = cache[flags_key] = (hotpath.phrase_flags(live_segments) if live_segments
+                                    else (False,) * 5)
+    strong, weak, acknowledgement, change_marker, ambiguous = flags
     if expired():
         return _cancelled(prepared, capped)
     features = Features(

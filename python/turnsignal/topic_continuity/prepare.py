@@ -42,9 +42,11 @@ _BLANK = re.compile(class_pattern(SPACE) + "*")
 class EvidenceTurn:
     """One turn's retained text, already windowed. Segments are never joined."""
 
-    __slots__ = ("assistant", "has_opaque", "tool_cap_reached", "tool_names", "truncated", "user")
+    __slots__ = ("assistant", "has_opaque", "start", "tool_cap_reached", "tool_names", "truncated",
+                 "user")
 
-    def __init__(self) -> None:
+    def __init__(self, start: int = 0) -> None:
+        self.start = start  # index of the message that starts the turn
         self.user: List[str] = []
         self.assistant: List[str] = []
         self.tool_names: List[str] = []
@@ -173,7 +175,7 @@ class _Walk:
     def collect(self, live_start: int) -> Preparation:
         out, policy = self.out, self.policy
         live_messages = self.messages[live_start:]
-        out.live = live = self.build(live_messages, live=True)
+        out.live = live = self.build(live_messages, live=True, start=live_start)
         self.mark_excluded(live_messages)
         out.input_bytes = live.byte_count
         partial = live.truncated
@@ -202,7 +204,7 @@ class _Walk:
             if out.input_bytes + self.upper_bound(turn_messages) > policy.max_input_bytes:
                 partial = True
                 break
-            turn = self.build(turn_messages, live=False)
+            turn = self.build(turn_messages, live=False, start=index)
             self.mark_excluded(turn_messages)
             out.prior.append(turn)
             out.input_bytes += turn.byte_count
@@ -237,9 +239,9 @@ class _Walk:
                     total += utf8_len(block.text)
         return min(total, self.policy.max_turn_bytes)
 
-    def build(self, messages: Sequence[Message], live: bool) -> EvidenceTurn:
+    def build(self, messages: Sequence[Message], live: bool, start: int) -> EvidenceTurn:
         """Window one turn's evidence under the per-turn byte budget (§5.4)."""
-        turn = EvidenceTurn()
+        turn = EvidenceTurn(start)
         budget = self.policy.max_turn_bytes
         turn.has_opaque = any(block.type in OPAQUE_TYPES
                               for message in messages for block in message.content)

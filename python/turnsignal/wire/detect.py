@@ -25,20 +25,33 @@ def _is_anthropic_block(block: Any) -> bool:
     return kind in _ANTHROPIC_BLOCKS or (kind == "image" and "source" in block)
 
 
+def _message_is_anthropic(message: Any) -> bool:
+    if not is_mapping(message):
+        return False
+    try:
+        content = message.get("content")
+        return is_list(content) and any(_is_anthropic_block(block) for block in content)
+    except Exception:
+        return False  # unreadable: the decoder reports it, with its path
+
+
 def _has_anthropic_block(messages: Any) -> bool:
     # A constant amount of work per block, no decoding (spec: auto may look at
     # every message; production callers name the format).
-    for message in messages:
-        if not is_mapping(message):
-            continue
-        content = message.get("content")
-        if is_list(content) and any(_is_anthropic_block(block) for block in content):
-            return True
-    return False
+    return any(_message_is_anthropic(message) for message in messages)
 
 
 def detect(request: Any) -> str:
-    """The concrete format of ``request``: ``openai``, ``anthropic`` or ``responses``."""
+    """The concrete format of ``request``: ``openai``, ``anthropic`` or ``responses``.
+
+    Never raises: what cannot be read is left to the decoder, which reports it."""
+    try:
+        return _detect(request)
+    except Exception:
+        return "openai"
+
+
+def _detect(request: Any) -> str:
     if is_list(request) or not is_mapping(request):
         return "openai"  # a bare list; anything else is reported by the decoder
     if "input" in request and "messages" not in request:

@@ -1,0 +1,110 @@
+"""Hypothesis: the spec §8 invariants hold for any conversation, in both
+implementations; evaluation is deterministic and independent of key order."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any, Dict, List
+
+from hypothesis import given
+
+from strategies import RULES, conversations
+from turnsignal import Class, Coverage, Reason, TopicContinuity
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _evaluate(messages: List[Dict[str, Any]], rules: List[Dict[str, Any]],
+              implementation: str) -> List[Dict[str, Any]]:
+    ev = TopicContinuity(rules, implementation=implementation).evaluate(
+        {"messages": messages}, "neutral")
+    return [result.to_dict() for result in ev.results]
+
+
+def _check_invariants(result: Any) -> None:
+    assert result.reason.value.startswith(result.class_.value + "_")
+    assert isinstance(result.coverage, Coverage)
+    assert math.isfinite(result.confidence) and 0.0 <= result.confidence <= 1.0
+    if result.class_ is Class.UNKNOWN:
+        assert result.confidence == 0.0
+    if result.class_ is Class.CHANGE:
+        assert result.coverage is Coverage.FULL
+        if result.reason is Reason.EXPLICIT_MARKER:
+            assert result.confidence >= 0.9
+        else:
+            assert 0.3 <= result.confidence <= 0.6
+    assert result.fallback == (result.reason in (
+        Reason.HISTORY_UNAVAILABLE, Reason.CANCELLED, Reason.INTERNAL_ERROR))
+    assert result.reason is not Reason.INTERNAL_ERROR  # only invalid raw configs reach it
+
+
+@given(messages=conversations(), rules=RULES)
+def test_invariants(implementation: str, messages: list, rules: list) -> None:
+    ev = TopicContinuity(rules, implementation=implementation).evaluate(
+        {"messages": messages}, "neutral")
+    assert len(ev.results) == len(rules)
+    for result in ev.results:
+        _check_invariants(result)
+
+
+@given(messages=conversations(), rules=RULES)
+def test_native_and_python_agree_on_whole_evaluations(messages: list, rules: list) -> None:
+    from conftest import load_hotpath
+
+    load_hotpath("native")
+    assert _evaluate(messages, rules, "native") == _evaluate(messages, rules, "python")
+
+
+@given(messages=conversations(6), rules=RULES)
+def test_deterministic_and_key_order_free(implementation: str, messages: list,
+                                          rules: list) -> None:
+    first = _evaluate(messages, rules, implementation)
+    assert _evaluate(messages, rules, implementation) == first
+    shuffler = random.Random(len(json.dumps(messages)))
+
+    def shuffled(value: Any) -> Any:
+        if isinstance(value, dict):
+            items = list(value.items())
+            shuffler.shuffle(items)
+            return {key: shuffled(item) for key, item in items}
+        if isinstance(value, list):
+            return [shuffled(item) for item in value]
+        return value
+
+    assert _evaluate(shuffled(messages), shuffled(rules), implementation) == first
+
+
+_SCRIPT = """
+import hashlib, json, sys
+sys.path.insert(0, {tests!r})
+from turnsignal import TopicContinuity
+from turnsignal.conformance import read_vectors
+digest = hashlib.sha256()
+tc = TopicContinuity(implementation={impl!r})
+for number, vector in read_vectors({vectors!r}):
+    if number > 400:
+        break
+    if "recipe_error" in vector["expected"]:
+        continue
+    ev = tc.evaluate({{"messages": vector["input"]["messages"]}}, "neutral")
+    digest.update(json.dumps(ev.to_dict(), sort_keys=True).encode())
+print(digest.hexdigest())
+"""
+
+
+def test_results_do_not_depend_on_hash_seed(implementation: str) -> None:
+    script = _SCRIPT.format(tests=str(ROOT / "tests"), impl=implementation,
+                            vectors=str(ROOT / "tests" / "vectors" / "synthetic.jsonl.gz"))
+    digests = set()
+    for seed in ("0", "1", "12345"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        out = subprocess.run([sys.executable, "-c", script], env=env, check=True,
+                             capture_output=True, text=True).stdout.strip()
+        digests.add(out)
+    assert len(digests) == 1 and len(next(iter(digests))) == 64
