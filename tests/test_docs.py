@@ -1,0 +1,41 @@
+"""The Python examples of the README and the docs run as written."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import re
+from pathlib import Path
+from typing import List
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCUMENTS = ["README.md", "docs/topic-continuity.md", "docs/wire-formats.md"]
+_BLOCK = re.compile(r"```python\n(.*?)```", re.S)
+
+
+def python_blocks(path: Path) -> List[str]:
+    return _BLOCK.findall(path.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("document", DOCUMENTS)
+def test_python_examples_run(document: str, implementation: str,
+                             monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TURNSIGNAL_IMPLEMENTATION", implementation)
+    monkeypatch.chdir(ROOT)
+    blocks = python_blocks(ROOT / document)
+    assert blocks, f"{document} has no Python example"
+    namespace: dict = {}
+    output = io.StringIO()
+    with contextlib.redirect_stdout(output):
+        for block in blocks:
+            exec(compile(block, f"{document}:example", "exec"), namespace)  # noqa: S102
+    printed = output.getvalue()
+    for block in blocks:  # "# value" comments right after a print(...) are its output
+        for line in re.findall(r"^# (.+)$", block, re.M):
+            if not line.startswith(("or ", "...")) and ":" in line or line.split()[0] in (
+                    "continuation", "change", "unknown"):
+                assert line.strip() in printed, (document, line)
+    assert os.environ["TURNSIGNAL_IMPLEMENTATION"] == implementation
