@@ -31,11 +31,11 @@ def test_python_examples_run(document: str, implementation: str,
     output = io.StringIO()
     with contextlib.redirect_stdout(output):
         for block in blocks:
-            exec(compile(block, f"{document}:example", "exec"), namespace)  # noqa: S102
+            exec(compile(block, f"{document}:example", "exec"), namespace)
     printed = output.getvalue()
     for block in blocks:  # "# value" comments right after a print(...) are its output
         for line in re.findall(r"^# (.+)$", block, re.M):
-            if not line.startswith(("or ", "...")) and ":" in line or line.split()[0] in (
+            if (not line.startswith(("or ", "...")) and ":" in line) or line.split()[0] in (
                     "continuation", "change", "unknown"):
                 assert line.strip() in printed, (document, line)
     assert os.environ["TURNSIGNAL_IMPLEMENTATION"] == implementation

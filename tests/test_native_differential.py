@@ -50,7 +50,8 @@ SPECIAL_CHARS = (
     ".,;:)(/~-_!?[]{}<>$+=^|@#%&*\\"  # ASCII punctuation and symbols
     "İ\u212aΣσßẞÅ\u2126"  # lowercase changes byte length / special mappings
     "\u0301\u0308\u20dd"  # combining marks
-    "東京都中文漢字ひらがなカタカナ한국어\u3005\u30fc\uff71\U00020000\U0001f200"  # CJK, kana, Hangul
+    "東京都中文漢字ひらがなカタカナ한국어"  # CJK, kana, Hangul
+    "\u3005\u30fc\uff71\U00020000\U0001f200"  # 々 ー ｱ, an astral ideograph, 🈀
     "。、「」\u3000"  # CJK punctuation and ideographic space
     "\x00\x01\x1f\x7f\ufffd\u200b\u2028\u0085\u00a0\t\r\x0b\x0c"  # controls and spaces
     "😀👍🏽€©™²٣४"  # symbols, emoji, digits of other scripts
@@ -119,9 +120,9 @@ any_text = st.text(
 
 text = st.one_of(domain_text, domain_text, domain_text, any_text)
 segments = st.lists(text, max_size=4)
+TOOL_NAMES = ["get_weather", "Search", "İndex", "tool.", " x ", "", "src/main.rs"]
 tool_names = st.lists(
-    st.one_of(st.sampled_from(["get_weather", "Search", "İndex", "tool.", " x ", "", "src/main.rs"]),
-              st.text(max_size=10).map(clean)),
+    st.one_of(st.sampled_from(TOOL_NAMES), st.text(max_size=10).map(clean)),
     max_size=3,
 )
 

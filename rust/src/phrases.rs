@@ -24,7 +24,9 @@ struct Lexicon {
 
 struct Lexicons {
     words: StrSet,
-    longest_word: usize,
+    /// Bit `len` of `len_by_first[b]` is set when some lexicon word starts
+    /// with byte `b` and has `len` bytes (all lexicon words are < 64 bytes).
+    len_by_first: [u64; 256],
     flags: Vec<u8>,
     strong: Lexicon,
     ack: Lexicon,
@@ -43,7 +45,12 @@ fn build_lexicons() -> Lexicons {
         }
     }
     let n = words.len();
-    let longest_word = words.iter().map(str::len).max().unwrap_or(0);
+    let mut len_by_first = [0u64; 256];
+    for w in words.iter() {
+        if let Some(&b) = w.as_bytes().first() {
+            len_by_first[b as usize] |= 1u64 << w.len().min(63);
+        }
+    }
     let mut flags = vec![0u8; n];
     let id = |w: &str| words.find(w).map_or(NO_WORD, |i| i as u32);
     for w in WEAK {
@@ -66,7 +73,7 @@ fn build_lexicons() -> Lexicons {
     };
     let (strong, ack, change) = (lex(STRONG), lex(ACK), lex(CHANGE));
     Lexicons {
-        longest_word,
+        len_by_first,
         flags,
         strong,
         ack,
@@ -117,11 +124,6 @@ impl Tokens {
     pub fn is_empty(&self) -> bool {
         self.toks.is_empty()
     }
-}
-
-#[inline]
-fn is_apostrophe(c: char) -> bool {
-    c == '\'' || c == '\u{2019}'
 }
 
 #[inline]
@@ -199,29 +201,51 @@ pub fn tokenize(text: &str, runs: &[(usize, usize)], out: &mut Tokens) {
 
 /// Trim the token that starts at `start` of `out.text` and record it.
 fn finish(out: &mut Tokens, lex: &Lexicons, start: usize, offset: usize, run: usize) {
-    let raw = &out.text[start..];
-    let lead = raw.len() - raw.trim_start_matches(is_apostrophe).len();
-    let trimmed = raw.trim_matches(is_apostrophe);
-    if trimmed.is_empty() {
+    const RSQ: &[u8] = "\u{2019}".as_bytes();
+    let raw = &out.text.as_bytes()[start..];
+    // Leading and trailing ' and ’ (both lowercase to themselves, so the
+    // trimmed widths are the original widths too).
+    let mut a = 0;
+    let mut b = raw.len();
+    loop {
+        if raw[a..b].starts_with(b"'") {
+            a += 1;
+        } else if raw[a..b].starts_with(RSQ) {
+            a += 3;
+        } else {
+            break;
+        }
+    }
+    loop {
+        if raw[a..b].ends_with(b"'") {
+            b -= 1;
+        } else if raw[a..b].ends_with(RSQ) {
+            b -= 3;
+        } else {
+            break;
+        }
+    }
+    if a == b {
         out.text.truncate(start);
         return;
     }
-    let len = trimmed.len();
-    // ' and ’ lowercase to themselves, so the trimmed widths are the original
-    // widths too.
-    let word = if len <= lex.longest_word {
-        lex.words.find(trimmed).map_or(NO_WORD, |i| i as u32)
+    let len = b - a;
+    let first = raw[a];
+    let word = if len < 64 && lex.len_by_first[first as usize] & (1u64 << len) != 0 {
+        lex.words
+            .find(&out.text[start + a..start + b])
+            .map_or(NO_WORD, |i| i as u32)
     } else {
         NO_WORD
     };
-    if lead > 0 {
-        out.text.replace_range(start..start + lead, "");
+    if a > 0 {
+        out.text.replace_range(start..start + a, "");
     }
     out.text.truncate(start + len);
     out.toks.push(Token {
         start,
         end: start + len,
-        offset: offset + lead,
+        offset: offset + a,
         run,
         word,
     });

@@ -34,6 +34,8 @@ enum Held<'py> {
 impl Held<'_> {
     fn as_str(&self) -> &str {
         match self {
+            // Validated in `hold` (and Python's strict UTF-8 encoder only
+            // produces valid UTF-8), so the fallback is unreachable.
             Held::Bytes(b) => std::str::from_utf8(b.as_bytes()).unwrap_or(""),
             Held::Owned(s) => s,
         }
@@ -70,7 +72,12 @@ fn hold<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Held<'py>> {
         PyTypeError::new_err(format!("{what} must be str, not {ty}"))
     })?;
     match s.encode_utf8() {
-        Ok(b) => Ok(Held::Bytes(b)),
+        Ok(b) => {
+            if std::str::from_utf8(b.as_bytes()).is_err() {
+                return Err(NativeError::new_err("str encoded to invalid UTF-8"));
+            }
+            Ok(Held::Bytes(b))
+        }
         Err(_) => {
             let raw = s.call_method1("encode", ("utf-8", "surrogatepass"))?;
             let raw = raw.cast::<PyBytes>().map_err(PyErr::from)?;

@@ -17,9 +17,13 @@ pub fn hash_bytes(bytes: &[u8]) -> u64 {
     }
     let rest = chunks.remainder();
     if !rest.is_empty() {
-        let mut w = [0u8; 8];
-        w[..rest.len()].copy_from_slice(rest);
-        h = (h.rotate_left(5) ^ u64::from_le_bytes(w)).wrapping_mul(SEED);
+        // Assembled in registers (a partial copy into a stack array followed
+        // by a wide load stalls on store forwarding).
+        let mut w = 0u64;
+        for (i, &b) in rest.iter().enumerate() {
+            w |= u64::from(b) << (8 * i);
+        }
+        h = (h.rotate_left(5) ^ w).wrapping_mul(SEED);
     }
     h ^= h >> 29;
     h = h.wrapping_mul(0xbf58_476d_1ce4_e5b9);

@@ -42,11 +42,12 @@ _BLANK = re.compile(class_pattern(SPACE) + "*")
 class EvidenceTurn:
     """One turn's retained text, already windowed. Segments are never joined."""
 
-    __slots__ = ("assistant", "has_opaque", "start", "tool_cap_reached", "tool_names", "truncated",
-                 "user")
+    __slots__ = ("assistant", "byte_count", "has_opaque", "start", "tool_cap_reached",
+                 "tool_names", "truncated", "user")
 
     def __init__(self, start: int = 0) -> None:
         self.start = start  # index of the message that starts the turn
+        self.byte_count = 0  # bytes of the kept segments and tool names
         self.user: List[str] = []
         self.assistant: List[str] = []
         self.tool_names: List[str] = []
@@ -57,10 +58,6 @@ class EvidenceTurn:
     @property
     def segments(self) -> List[str]:
         return self.user + self.assistant
-
-    @property
-    def byte_count(self) -> int:
-        return sum(utf8_len(text) for text in (*self.user, *self.assistant, *self.tool_names))
 
 
 class Preparation:
@@ -92,7 +89,7 @@ def _window(segments: List[str], text: str, budget: int, turn: EvidenceTurn) -> 
     remaining budget each, cut on character boundaries) as separate segments."""
     if not text:
         return budget
-    size = utf8_len(text)
+    size = len(text) if text.isascii() else len(text.encode("utf-8"))
     if size <= budget:
         segments.append(text)
         return budget - size
@@ -224,43 +221,54 @@ class _Walk:
 
     def upper_bound(self, messages: List[Message]) -> int:
         """Bytes ``build`` could retain, from block lengths alone (no text scan)."""
-        total = sum(utf8_len(block.text) for block in messages[0].content
-                    if block.type is _TEXT)
+        total = 0
+        for block in messages[0].content:
+            if block.type is _TEXT:
+                text = block.text
+                total += len(text) if text.isascii() else len(text.encode("utf-8"))
         tool_calls = 0
         include_assistant = self.policy.include_assistant
         for message in messages:
             assistant = include_assistant and message.role is Role.ASSISTANT
             for block in message.content:
-                if block.type is _TOOL_CALL:
+                kind = block.type
+                if kind is _TOOL_CALL:
                     if tool_calls < MAX_TOOL_NAMES_PER_TURN:
                         total += min(utf8_len(block.name), MAX_TOOL_NAME_BYTES)
                     tool_calls += 1
-                elif assistant and block.type is _TEXT:
-                    total += utf8_len(block.text)
+                elif assistant and kind is _TEXT:
+                    text = block.text
+                    total += len(text) if text.isascii() else len(text.encode("utf-8"))
         return min(total, self.policy.max_turn_bytes)
 
     def build(self, messages: Sequence[Message], live: bool, start: int) -> EvidenceTurn:
         """Window one turn's evidence under the per-turn byte budget (§5.4)."""
         turn = EvidenceTurn(start)
-        budget = self.policy.max_turn_bytes
-        turn.has_opaque = any(block.type in OPAQUE_TYPES
-                              for message in messages for block in message.content)
+        budget = max_turn_bytes = self.policy.max_turn_bytes
+        for message in messages:
+            for block in message.content:
+                if block.type in OPAQUE_TYPES:
+                    turn.has_opaque = True
+                    break
+            if turn.has_opaque:
+                break
         for block in messages[0].content:
             if block.type is _TEXT:
                 budget = _window(turn.user, block.text, budget, turn)
-        if live:
-            return turn
-        if self.policy.include_assistant:
-            for message in messages[1:]:
-                if message.role is Role.ASSISTANT:
-                    for block in message.content:
-                        if block.type is _TEXT:
-                            budget = _window(turn.assistant, block.text, budget, turn)
-        self._tool_names(messages, budget, turn)
+        if not live:
+            if self.policy.include_assistant:
+                for message in messages[1:]:
+                    if message.role is Role.ASSISTANT:
+                        for block in message.content:
+                            if block.type is _TEXT:
+                                budget = _window(turn.assistant, block.text, budget, turn)
+            budget = self._tool_names(messages, budget, turn)
+        # The budget only ever shrinks by the bytes kept, so what was spent is the size.
+        turn.byte_count = max_turn_bytes - budget
         return turn
 
     @staticmethod
-    def _tool_names(messages: Sequence[Message], budget: int, turn: EvidenceTurn) -> None:
+    def _tool_names(messages: Sequence[Message], budget: int, turn: EvidenceTurn) -> int:
         count = 0
         for message in messages:
             for block in message.content:
@@ -280,6 +288,7 @@ class _Walk:
                     continue
                 turn.tool_names.append(name)
                 budget -= size
+        return budget
 
     def mark_excluded(self, messages: Sequence[Message]) -> None:
         """Content outside the evidence policy: anything but text and

@@ -74,7 +74,7 @@ class Reason(str, Enum):
     @property
     def class_(self) -> Class:
         """The class this reason belongs to (its prefix)."""
-        return Class(self.value.split("_", 1)[0])
+        return _REASON_CLASS[self]
 
     @property
     def fallback(self) -> bool:
@@ -83,6 +83,7 @@ class Reason(str, Enum):
 
 
 _FALLBACK = frozenset({Reason.HISTORY_UNAVAILABLE, Reason.CANCELLED, Reason.INTERNAL_ERROR})
+_REASON_CLASS = {reason: Class(reason.value.split("_", 1)[0]) for reason in Reason}
 
 
 class Scope(NamedTuple):

@@ -1,0 +1,46 @@
+"""(e) Real conversations evaluated from their OpenAI-format dicts, decoding
+included: mean, p50 and p99 per evaluation, recorded next to the batch time."""
+
+from __future__ import annotations
+
+import time
+from typing import Any, List
+
+import pytest
+from datasets import real_requests
+
+from turnsignal import TopicContinuity
+
+REQUESTS = real_requests()
+
+
+def _percentile(sorted_ns: List[int], fraction: float) -> float:
+    return sorted_ns[min(len(sorted_ns) - 1, int(fraction * len(sorted_ns)))] / 1000
+
+
+@pytest.mark.skipif(not REQUESTS, reason="../shared/datasets not found")
+def test_real_conversations(benchmark: Any, implementation: str) -> None:
+    tc = TopicContinuity(implementation=implementation)
+    evaluate = tc.evaluate
+    for request in REQUESTS[:200]:  # warm up
+        evaluate(request, "openai")
+
+    def batch() -> List[int]:
+        samples = []
+        for request in REQUESTS:
+            started = time.perf_counter_ns()
+            evaluate(request, "openai")
+            samples.append(time.perf_counter_ns() - started)
+        return samples
+
+    samples = sorted(benchmark.pedantic(batch, rounds=3, iterations=1))
+    benchmark.group = "e_real_conversations"
+    benchmark.extra_info.update({
+        "evaluations": len(samples),
+        "mean_us": sum(samples) / len(samples) / 1000,
+        "p50_us": _percentile(samples, 0.50),
+        "p99_us": _percentile(samples, 0.99),
+    })
+    reasons = {evaluate(r, "openai").results[0].reason.value for r in REQUESTS[:500]}
+    benchmark.extra_info["distinct_reasons"] = len(reasons)
+    assert len(reasons) > 3  # a real mix, not a degenerate input
