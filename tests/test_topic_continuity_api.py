@@ -153,3 +153,29 @@ def test_implementation_attribute(implementation: str) -> None:
 def test_unknown_implementation_rejected() -> None:
     with pytest.raises(ValueError):
         TopicContinuity(implementation="fortran")
+
+
+class _Exploding:
+    """A hot path whose per-turn call fails like a caught Rust panic would."""
+
+    def __init__(self, inner: object) -> None:
+        self._inner = inner
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._inner, name)
+
+    def score_prior(self, *args: object) -> object:
+        raise RuntimeError("boom: secret text must not be logged")
+
+
+def test_a_hot_path_failure_is_an_internal_error_not_a_crash(
+        implementation: str, caplog: pytest.LogCaptureFixture) -> None:
+    tc = TopicContinuity([{"name": "a"}, {"name": "b", "include_assistant": False}],
+                         implementation=implementation)
+    tc._hotpath = _Exploding(tc._hotpath)
+    with caplog.at_level("WARNING", logger="turnsignal"):
+        ev = tc.evaluate(FOLLOWUP)
+    assert [r.reason for r in ev.results] == [Reason.INTERNAL_ERROR] * 2
+    assert all(r.fallback and r.coverage is Coverage.PARTIAL for r in ev.results)
+    assert ev.preparation_input_bytes == (0, 0)
+    assert "topic_continuity_internal_error" in caplog.text and "secret" not in caplog.text

@@ -15,7 +15,10 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def clean(text: str) -> str:
-    """Replace lone surrogates by U+FFFD (spec §1), as a JSON decoder would."""
+    """Replace lone surrogates by U+FFFD (spec §1), as a JSON decoder would.
+    A ``str`` subclass comes back as a plain ``str``."""
+    if type(text) is not str:
+        text = str.__str__(text)
     if text.isascii():
         return text
     try:

@@ -3,6 +3,7 @@ extract once per group, classify every rule, in declaration order."""
 
 from __future__ import annotations
 
+import logging
 import time
 from types import ModuleType
 from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
@@ -16,6 +17,8 @@ from turnsignal.topic_continuity.prepare import Preparation, prepare
 from turnsignal.topic_continuity.result import TopicContinuityResult, internal_error_result
 
 __all__ = ["EvalConfig", "RuleOutcome", "evaluate_rules"]
+
+_log = logging.getLogger("turnsignal")
 
 
 class EvalConfig(NamedTuple):
@@ -67,9 +70,24 @@ def valid_config(rule: EvalConfig) -> bool:
 
 
 class _Group(NamedTuple):
-    prepared: Preparation
-    extracted: Extraction
+    prepared: Optional[Preparation]  # None: preparing or extracting hit a bug
+    extracted: Optional[Extraction]
     micros: int
+
+
+def _prepare_and_extract(messages: Sequence[Message], history_available: bool,
+                         policy: HistoryPolicy, hotpath: ModuleType, checkpoint: Checkpoint,
+                         cache: TurnCache) -> Tuple[Optional[Preparation], Optional[Extraction]]:
+    """A bug here (say a panic caught in the native core) must not crash the
+    caller's request: the group's rules get the internal-error result."""
+    try:
+        prepared = prepare(messages, history_available, policy, checkpoint)
+        return prepared, extract(prepared, hotpath, checkpoint, cache)
+    except Exception as error:
+        # The exception's text could quote its input: log the type only.
+        _log.warning("topic_continuity_internal_error",
+                     extra={"error_type": type(error).__name__})
+        return None, None
 
 
 def _micros(started: float) -> int:
@@ -96,12 +114,15 @@ def evaluate_rules(messages: Sequence[Message], rules: Sequence[EvalConfig], hot
         group = groups.get(policy)
         if group is None:
             started = time.perf_counter()
-            prepared = prepare(messages, history_available, policy, checkpoint)
-            extracted = extract(prepared, hotpath, checkpoint, cache)
+            prepared, extracted = _prepare_and_extract(messages, history_available, policy,
+                                                       hotpath, checkpoint, cache)
             group = groups[policy] = _Group(prepared, extracted, _micros(started))
-            input_bytes.append(prepared.input_bytes)
+            input_bytes.append(prepared.input_bytes if prepared is not None else 0)
         started = time.perf_counter()
-        result = classify(rule.name, float(rule.continuation), float(rule.change),
-                          group.prepared, group.extracted)
+        if group.prepared is None or group.extracted is None:
+            result = internal_error_result(rule.name, rule.include_assistant)
+        else:
+            result = classify(rule.name, float(rule.continuation), float(rule.change),
+                              group.prepared, group.extracted)
         outcomes.append(RuleOutcome(result, _micros(started), group.micros))
     return outcomes, input_bytes

@@ -7,11 +7,11 @@ formatted when something is wrong: the happy path builds no strings.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Any, Callable, List, Tuple, TypeVar
 from typing import Mapping as MappingT
 
+from .._text import clean
 from ..errors import WireFormatError
 from ..model import Block, BlockType, TextBlock
 
@@ -41,7 +41,6 @@ T = TypeVar("T")
 #: most once; the bound keeps hostile input far from the recursion limit.
 MAX_DEPTH = 32
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
 
 _TYPE_NAMES = {type(None): "null", bool: "bool", int: "int", float: "float",
                str: "string", list: "list", tuple: "list", dict: "mapping"}
@@ -66,19 +65,6 @@ def is_list(value: object) -> bool:
     # Tuples are accepted too: they are what a caller building requests by
     # hand might pass, and they cannot be confused with anything else.
     return isinstance(value, (list, tuple))
-
-
-def clean(text: str) -> str:
-    """Replace lone surrogates (not representable in UTF-8) by U+FFFD."""
-    if type(text) is not str:
-        text = str.__str__(text)  # a str subclass becomes a plain str
-    if text.isascii():
-        return text
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return _SURROGATE.sub("\ufffd", text)
-    return text
 
 
 def get_str(mapping: Mapping[str, Any], key: str) -> str:
