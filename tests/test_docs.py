@@ -12,7 +12,8 @@ from typing import List
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-DOCUMENTS = ["README.md", "docs/topic-continuity.md", "docs/wire-formats.md"]
+DOCUMENTS = ["README.md", "docs/topic-continuity.md", "docs/wire-formats.md",
+             "docs/observability.md"]
 _BLOCK = re.compile(r"```python\n(.*?)```", re.S)
 
 

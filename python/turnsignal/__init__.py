@@ -19,6 +19,8 @@ defined it (vLLM Semantic Router, evaluator lexical.1).
 
 from __future__ import annotations
 
+import logging
+
 from turnsignal import _hotpath
 from turnsignal.config import TopicContinuityRule
 from turnsignal.errors import ConfigError, ConfigIssue, TurnsignalError, WireFormatError
@@ -61,6 +63,10 @@ __all__ = [
     "__version__",
     "decode",
 ]
+
+# A library never configures logging: only a NullHandler, so that warnings
+# reach the application's handlers and nothing prints on its own.
+logging.getLogger("turnsignal").addHandler(logging.NullHandler())
 
 #: The hot-path implementation in use: ``"native"`` (the Rust core) or
 #: ``"python"`` (the pure-Python reference); see ``TURNSIGNAL_IMPLEMENTATION``.

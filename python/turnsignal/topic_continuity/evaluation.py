@@ -91,6 +91,13 @@ class TopicContinuityEvaluation:
             "preparation_input_bytes": list(self.preparation_input_bytes),
         }
 
+    def replay_records(self) -> List[Dict[str, Any]]:
+        """One content-free replay record per rule, in declaration order (spec §12)."""
+        # Imported here: observability imports this module.
+        from turnsignal.observability.replay import replay_records
+
+        return replay_records(self)
+
     def __repr__(self) -> str:
         inner = ", ".join(f"{r.signal}={r.class_.value}/{r.reason.value}" for r in self.results)
         return f"TopicContinuityEvaluation({inner})"

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import Any, Callable, Dict, Optional
 
-from ..errors import WireFormatError
 from ..model import Conversation
 from ._common import located
 from .anthropic import decode_anthropic
@@ -57,9 +56,10 @@ def decode(request: object, format: str = "auto", *, tail_messages: Optional[int
     try:
         concrete = detect(request) if format == "auto" else format
         return _DECODERS[concrete](request, tail_messages, tail_blocks)
-    except WireFormatError:
-        raise
     except Exception as error:
         # A caller's object that raises on access, a recursion error, ...:
         # still a typed error, never another exception type.
-        raise located("", error) from None
+        failure = located("", error)
+    # Raised outside the handler so that no exception chain (``__context__``)
+    # leads back to the caller's data or an exception that quoted it.
+    raise failure

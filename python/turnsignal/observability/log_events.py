@@ -1,0 +1,80 @@
+"""``LoggingObserver``: spec §12 log events through the standard ``logging``.
+
+Every value travels in ``extra=`` (attributes of the ``LogRecord``), never in
+the message, so JSON formatters and structlog's stdlib bridge emit them as
+fields. The field names are the spec's, unprefixed: none of them is a
+``LogRecord`` attribute (``class`` included), which ``logging`` would refuse.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any, Dict, Optional
+
+from turnsignal.topic_continuity.result import Reason
+
+if TYPE_CHECKING:  # pragma: no cover
+    from turnsignal.topic_continuity.evaluate import RuleOutcome
+    from turnsignal.topic_continuity.evaluation import TopicContinuityEvaluation
+
+__all__ = ["EVALUATED_EVENT", "INTERNAL_ERROR_EVENT", "LoggingObserver", "event_fields"]
+
+EVALUATED_EVENT = "topic_continuity_evaluated"
+INTERNAL_ERROR_EVENT = "topic_continuity_internal_error"
+
+
+def event_fields(outcome: RuleOutcome, request_id: Optional[str] = None) -> Dict[str, Any]:
+    """The content-free fields of one rule's log event (``request_id`` only
+    when the caller gave one)."""
+    result = outcome.result
+    fields: Dict[str, Any] = {} if request_id is None else {"request_id": request_id}
+    fields.update({
+        "signal": result.signal,
+        "schema_version": result.schema_version,
+        "evaluator_version": result.evaluator_version,
+        "class": result.class_.value,
+        "confidence": result.confidence,
+        "reason": result.reason.value,
+        "fallback": result.fallback,
+        "coverage": result.coverage.value,
+        "prior_turns": result.features.prior_turns_examined,
+        "input_bytes": result.features.input_bytes,
+        "classify_us": outcome.classify_us,
+        "prepare_extract_us": outcome.prepare_extract_us,
+    })
+    return fields
+
+
+class LoggingObserver:
+    """Logs one ``topic_continuity_evaluated`` event per rule at ``level``, and
+    additionally ``topic_continuity_internal_error`` at WARNING for every
+    internal-error result (a bug worth an alert whatever ``level`` is).
+
+    ``logger`` defaults to ``logging.getLogger("turnsignal")``, which has only
+    a ``NullHandler``: configure handlers in your application.
+    """
+
+    __slots__ = ("level", "logger")
+
+    def __init__(self, logger: Optional[logging.Logger] = None,
+                 level: int = logging.INFO) -> None:
+        self.logger = logger if logger is not None else logging.getLogger("turnsignal")
+        self.level = level
+
+    def on_topic_continuity(self, evaluation: TopicContinuityEvaluation,
+                            request_id: Optional[str]) -> None:
+        # Checking once up front keeps a disabled level free of dict building.
+        evaluated = self.logger.isEnabledFor(self.level)
+        for outcome in evaluation.outcomes:
+            internal_error = outcome.result.reason is Reason.INTERNAL_ERROR
+            if not (evaluated or internal_error):
+                continue
+            fields = event_fields(outcome, request_id)
+            if evaluated:
+                self.logger.log(self.level, EVALUATED_EVENT, extra=fields)
+            if internal_error:
+                self.logger.warning(INTERNAL_ERROR_EVENT, extra=fields)
+
+    def __repr__(self) -> str:
+        return (f"LoggingObserver(logger={self.logger.name!r}, "
+                f"level={logging.getLevelName(self.level)!r})")
