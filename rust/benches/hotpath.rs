@@ -209,12 +209,89 @@ fn suite(label: &str, make: fn(usize) -> String) {
     );
 }
 
+/// The Python benchmark's workloads (`benches/workloads.py`), per native call.
+fn workloads() {
+    println!("== benches/workloads.py, per call ==");
+    let sentence = "parse the config_loader output and validateToken in auth.ts ";
+    let block: String = sentence.repeat(8192 / sentence.len() + 1)[..8192].to_owned();
+    let big: String = sentence.repeat(16384 / sentence.len() + 1)[..16384].to_owned();
+    let live = ["Now update validateToken in auth.ts to log failures"];
+    let l = analyze_live(&live);
+    let tools: [&str; 0] = [];
+    report(
+        "(a) score_prior, 2 x 8 KiB",
+        2 * block.len(),
+        time(|| {
+            black_box(score_prior(&l, &[block.as_str(), block.as_str()], &tools));
+        }),
+    );
+    report(
+        "(b) score_prior, 2 x 16 KiB",
+        2 * big.len(),
+        time(|| {
+            black_box(score_prior(&l, &[big.as_str(), big.as_str()], &tools));
+        }),
+    );
+    let adv = [" 'a".repeat(21_845)];
+    let n = adv[0].len();
+    report(
+        "(c) analyze_live",
+        n,
+        time(|| drop(black_box(analyze_live(&adv)))),
+    );
+    report(
+        "(c) single_quote_spans",
+        n,
+        time(|| drop(black_box(single_quote_spans(&adv[0])))),
+    );
+    report("(c) terms", n, time(|| drop(black_box(term_set(&adv)))));
+    report(
+        "(c) prose_term_count",
+        n,
+        time(|| {
+            black_box(prose_term_count(&adv));
+        }),
+    );
+    report(
+        "(c) phrase_flags",
+        n,
+        time(|| {
+            black_box(phrase_flags(&adv));
+        }),
+    );
+}
+
 fn main() {
     let only: Vec<String> = std::env::args()
         .skip(1)
         .filter(|a| !a.starts_with('-'))
         .collect();
     let want = |name: &str| only.is_empty() || only.iter().any(|o| o == name);
+    if want("workloads") {
+        workloads();
+    }
+    if want("profile-a") {
+        // For `perf`: score_prior on workload (a)'s prior turn only.
+        let sentence = "parse the config_loader output and validateToken in auth.ts ";
+        let block: String = sentence.repeat(8192 / sentence.len() + 1)[..8192].to_owned();
+        let l = analyze_live(&["Now update validateToken in auth.ts to log failures"]);
+        let t = Instant::now();
+        let mut k = 0;
+        while t.elapsed() < Duration::from_secs(3) {
+            black_box(score_prior(
+                &l,
+                &[block.as_str(), block.as_str()],
+                &["tool"],
+            ));
+            k += 1;
+        }
+        report(
+            "score_prior (a) (profile loop)",
+            2 * block.len(),
+            t.elapsed() / k,
+        );
+        return;
+    }
     if want("ascii") {
         suite("ASCII", ascii_turn);
     }

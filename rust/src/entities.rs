@@ -12,6 +12,8 @@ pub struct Collector<'a> {
     set: &'a mut StrSet,
     buf: &'a mut String,
     capped: bool,
+    /// The word runs of this segment already handled by [`Collector::word_run`].
+    runs: Option<&'a mut StrSet>,
 }
 
 impl<'a> Collector<'a> {
@@ -19,7 +21,26 @@ impl<'a> Collector<'a> {
     /// the values of one segment); `buf` is scratch space.
     pub fn new(set: &'a mut StrSet, buf: &'a mut String) -> Self {
         let capped = set.len() >= ENTITY_CAP;
-        Collector { set, buf, capped }
+        Collector {
+            set,
+            buf,
+            capped,
+            runs: None,
+        }
+    }
+
+    /// Like [`Collector::new`], remembering handled word runs in `runs`
+    /// (cleared here) so a repeated run costs one lookup.
+    ///
+    /// Exact because pass 3 of a run depends on nothing but the run's bytes:
+    /// after a run has been handled once, either all of its values are in the
+    /// set or the set is capped, and in both cases handling it again changes
+    /// nothing. Repetitive text (logs, code, pasted output) gains the most.
+    pub fn with_run_memo(set: &'a mut StrSet, buf: &'a mut String, runs: &'a mut StrSet) -> Self {
+        runs.clear();
+        let mut c = Self::new(set, buf);
+        c.runs = Some(runs);
+        c
     }
 
     /// add(v) of §6.5.
@@ -102,8 +123,28 @@ impl<'a> Collector<'a> {
         }
     }
 
-    /// The rules of pass 3 for one maximal word run.
+    /// Record `run` in the run memo; false when it was there already (a
+    /// repeat, which pass 3 can skip). Always true without a memo.
+    #[inline]
+    pub fn claim_run(&mut self, run: &str) -> bool {
+        match self.runs.as_deref_mut() {
+            Some(runs) => runs.insert(run).1,
+            None => true,
+        }
+    }
+
+    /// Pass 3 for one maximal word run, skipped when the run is a repeat.
     pub fn word_run(&mut self, run: &str) {
+        if self.claim_run(run) {
+            self.word_run_rules(run);
+        }
+    }
+
+    /// The rules of pass 3 for one maximal word run.
+    pub fn word_run_rules(&mut self, run: &str) {
+        if self.capped {
+            return;
+        }
         let rb = run.as_bytes();
         // One pass over the run: which rules can apply at all?
         let mut has_letter = false;

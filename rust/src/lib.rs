@@ -4,6 +4,7 @@
 //! Everything works on UTF-8 text (`&str`); offsets are byte offsets. Character
 //! classes and lowercasing come only from the generated Unicode 17 tables.
 
+pub mod bytemask;
 pub mod charclass;
 pub mod entities;
 pub mod fused;

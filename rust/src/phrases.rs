@@ -146,8 +146,71 @@ const fn ascii_token_table() -> [bool; 128] {
 }
 static ASCII_TOKEN: [bool; 128] = ascii_token_table();
 
+/// The lexicon word id of a lowercased token, or `NO_WORD`.
+#[inline]
+fn word_id(lex: &Lexicons, token: &str) -> u32 {
+    let len = token.len();
+    match token.as_bytes().first() {
+        Some(&first) if len < 64 && lex.len_by_first[first as usize] & (1u64 << len) != 0 => {
+            lex.words.find(token).map_or(NO_WORD, |i| i as u32)
+        }
+        _ => NO_WORD,
+    }
+}
+
+/// Tokenize ASCII `text`: lowercasing keeps every offset, so `out.text` is
+/// the whole text lowercased and each token is a range of it, found without
+/// copying token by token.
+fn tokenize_ascii(text: &str, runs: &[(usize, usize)], out: &mut Tokens) {
+    let lex = lexicons();
+    let Tokens {
+        text: lowered,
+        toks,
+    } = out;
+    lowered.clear();
+    toks.clear();
+    lowered.push_str(text);
+    lowered.make_ascii_lowercase();
+    let lb = lowered.as_bytes();
+    for (run_index, &(a, b)) in runs.iter().enumerate() {
+        let mut i = a;
+        while i < b {
+            if !ASCII_TOKEN[lb[i] as usize] {
+                i += 1;
+                continue;
+            }
+            let mut start = i;
+            while i < b && ASCII_TOKEN[lb[i] as usize] {
+                i += 1;
+            }
+            // Trim leading and trailing apostrophes.
+            let mut end = i;
+            while start < end && lb[start] == b'\'' {
+                start += 1;
+            }
+            while end > start && lb[end - 1] == b'\'' {
+                end -= 1;
+            }
+            if start == end {
+                continue;
+            }
+            toks.push(Token {
+                start,
+                end,
+                offset: start,
+                run: run_index,
+                word: word_id(lex, &lowered[start..end]),
+            });
+        }
+    }
+}
+
 /// Tokenize `text` restricted to `runs` into `out` (cleared first).
 pub fn tokenize(text: &str, runs: &[(usize, usize)], out: &mut Tokens) {
+    if text.is_ascii() {
+        tokenize_ascii(text, runs, out);
+        return;
+    }
     out.clear();
     let lex = lexicons();
     let bytes = text.as_bytes();
@@ -230,14 +293,7 @@ fn finish(out: &mut Tokens, lex: &Lexicons, start: usize, offset: usize, run: us
         return;
     }
     let len = b - a;
-    let first = raw[a];
-    let word = if len < 64 && lex.len_by_first[first as usize] & (1u64 << len) != 0 {
-        lex.words
-            .find(&out.text[start + a..start + b])
-            .map_or(NO_WORD, |i| i as u32)
-    } else {
-        NO_WORD
-    };
+    let word = word_id(lex, &out.text[start + a..start + b]);
     if a > 0 {
         out.text.replace_range(start..start + a, "");
     }

@@ -1,6 +1,6 @@
 //! §6.3 paired single-quote spans, in linear time.
 
-use memchr::memchr2;
+use memchr::{memchr, memchr2};
 
 use crate::charclass::{self, PUNCT, SPACE};
 
@@ -10,6 +10,22 @@ const RSQ: &[u8] = "\u{2019}".as_bytes(); // ’
 #[inline]
 fn is_space_or_punct(c: char) -> bool {
     charclass::class(c) & (SPACE | PUNCT) != 0
+}
+
+/// memchr2, with a short byte scan first: closer candidates are often dense
+/// (every few bytes in adversarial text), where a search call per candidate
+/// costs more than the scan.
+#[inline]
+fn find2(x: u8, y: u8, hay: &[u8]) -> Option<usize> {
+    const SHORT: usize = 16;
+    let near = &hay[..hay.len().min(SHORT)];
+    if let Some(k) = near.iter().position(|&c| c == x || c == y) {
+        return Some(k);
+    }
+    if hay.len() <= SHORT {
+        return None;
+    }
+    memchr2(x, y, &hay[SHORT..]).map(|k| k + SHORT)
 }
 
 /// single_quote_spans(text) of §6.3: half-open byte ranges, in order.
@@ -25,9 +41,26 @@ pub fn single_quote_spans(text: &str) -> Vec<(usize, usize)> {
     let mut failed_until = [0usize; 2];
     let mut i = 0;
     while i < n {
-        let j = match memchr2(b'\'', 0xE2, &b[i..]) {
-            Some(k) => i + k,
-            None => break,
+        // Openers of a kind before its `failed_until` are skipped anyway, so
+        // only look for the kinds still alive (one search per dead stretch,
+        // not one per opener: " 'a" repeated is otherwise an opener every
+        // three bytes).
+        let [dead_ascii, dead_curly] = failed_until.map(|f| i < f);
+        let found = match (dead_ascii, dead_curly) {
+            (true, true) => {
+                i = failed_until[0].min(failed_until[1]);
+                continue;
+            }
+            (true, false) => memchr(0xE2, &b[i..failed_until[0]]).ok_or(failed_until[0]),
+            (false, true) => memchr(b'\'', &b[i..failed_until[1]]).ok_or(failed_until[1]),
+            (false, false) => memchr2(b'\'', 0xE2, &b[i..]).ok_or(n),
+        };
+        let j = match found {
+            Ok(k) => i + k,
+            Err(resume) => {
+                i = resume;
+                continue;
+            }
         };
         let (kind, open_len, closer) = if b[j] == b'\'' {
             (0, 1, &b"'"[..])
@@ -48,7 +81,7 @@ pub fn single_quote_spans(text: &str) -> Vec<(usize, usize)> {
         let mut k = open_end;
         let mut found = None;
         let line_end = loop {
-            match memchr2(b'\n', closer[0], &b[k..]) {
+            match find2(b'\n', closer[0], &b[k..]) {
                 None => break n,
                 Some(d) => {
                     let p = k + d;
@@ -57,9 +90,15 @@ pub fn single_quote_spans(text: &str) -> Vec<(usize, usize)> {
                     }
                     if p >= min_p && b[p..].starts_with(closer) {
                         let after = p + closer.len();
-                        if after == n
-                            || charclass::char_at(text, after).is_some_and(is_space_or_punct)
-                        {
+                        let closes = match b.get(after) {
+                            None => true,
+                            // ASCII: no decoding needed.
+                            Some(&c) if c < 0x80 => is_space_or_punct(char::from(c)),
+                            Some(_) => {
+                                charclass::char_at(text, after).is_some_and(is_space_or_punct)
+                            }
+                        };
+                        if closes {
                             found = Some(after);
                             break p;
                         }

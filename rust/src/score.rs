@@ -2,12 +2,11 @@
 
 use crate::charclass;
 use crate::entities::Collector;
-use crate::fused::scan_segment;
+use crate::fused::{scan_segment, Scratch};
 use crate::lexicon::is_stopword;
 use crate::masking::{masked_ranges, merge_ranges, unmasked_runs};
 use crate::quotes::single_quote_spans;
 use crate::strset::{pack_short, ShortIndex, StrSet};
-use crate::terms::add_terms;
 
 /// containment(A, B) = |A ∩ B| / |A|, 0 when A is empty.
 #[inline]
@@ -22,12 +21,22 @@ pub fn containment(shared: usize, a_len: usize) -> f64 {
 /// prose_term_count(live_segments) of §6.6.
 pub fn prose_term_count<S: AsRef<str>>(segments: &[S]) -> usize {
     let mut set = StrSet::new();
-    let mut buf = String::new();
+    let mut scratch = Scratch::default();
     for s in segments {
         let s = s.as_ref();
         let masked = merge_ranges(&masked_ranges(s), &single_quote_spans(s));
         for (a, b) in unmasked_runs(s.len(), &masked) {
-            add_terms(&s[a..b], &mut set, &mut buf);
+            scan_segment(
+                &s[a..b],
+                &mut scratch,
+                |_, _| true,
+                |t| {
+                    if !is_stopword(t) {
+                        set.insert(t);
+                    }
+                },
+                None,
+            );
         }
     }
     set.len()
@@ -41,6 +50,38 @@ pub struct LiveAnalysis {
     pub capped: bool,
     /// The short members of `terms`, for fast lookups.
     short_terms: ShortIndex,
+    /// Rejects most words that are not in `terms` before any lowercasing.
+    term_filter: LenByFirst,
+}
+
+/// Bit `min(len, 63)` of `bits[b]` is set when some term starts with byte `b`
+/// and has `len` bytes: a filter with false positives only.
+#[derive(Clone, Debug)]
+struct LenByFirst {
+    bits: [u64; 256],
+}
+
+impl Default for LenByFirst {
+    fn default() -> Self {
+        LenByFirst { bits: [0; 256] }
+    }
+}
+
+impl LenByFirst {
+    fn build(set: &StrSet) -> Self {
+        let mut f = LenByFirst::default();
+        for t in set.iter() {
+            if let Some(&b) = t.as_bytes().first() {
+                f.bits[b as usize] |= 1u64 << t.len().min(63);
+            }
+        }
+        f
+    }
+
+    #[inline]
+    fn may_contain(&self, first: u8, len: usize) -> bool {
+        self.bits[first as usize] & (1u64 << len.min(63)) != 0
+    }
 }
 
 impl LiveAnalysis {
@@ -66,16 +107,18 @@ pub fn analyze_live<S: AsRef<str>>(segments: &[S]) -> LiveAnalysis {
     let mut terms = StrSet::new();
     let mut entities = StrSet::new();
     let mut seg = StrSet::new();
-    let (mut buf, mut ebuf) = (String::new(), String::new());
+    let mut runs = StrSet::new();
+    let (mut scratch, mut ebuf) = (Scratch::default(), String::new());
     let mut capped = false;
     for s in segments {
         let s = s.as_ref();
         seg.clear();
-        let mut coll = Collector::new(&mut seg, &mut ebuf);
+        let mut coll = Collector::with_run_memo(&mut seg, &mut ebuf, &mut runs);
         coll.delimited_passes(s);
         scan_segment(
             s,
-            &mut buf,
+            &mut scratch,
+            |_, _| true,
             |t| {
                 if !is_stopword(t) {
                     terms.insert(t);
@@ -89,11 +132,13 @@ pub fn analyze_live<S: AsRef<str>>(segments: &[S]) -> LiveAnalysis {
         }
     }
     let short_terms = ShortIndex::build(&terms);
+    let term_filter = LenByFirst::build(&terms);
     LiveAnalysis {
         terms,
         entities,
         capped,
         short_terms,
+        term_filter,
     }
 }
 
@@ -130,22 +175,24 @@ pub fn score_prior<S: AsRef<str>, T: AsRef<str>>(
     segments: &[S],
     tool_names: &[T],
 ) -> (f64, f64, bool) {
-    let (mut buf, mut ebuf) = (String::new(), String::new());
+    let (mut scratch, mut ebuf, mut buf) = (Scratch::default(), String::new(), String::new());
     let mut terms_found = Found::new(live.terms.len());
     let mut entities_found = Found::new(live.entities.len());
     let mut seg = StrSet::new();
+    let mut runs = StrSet::new();
     let mut capped = false;
     for s in segments {
         let s = s.as_ref();
         seg.clear();
-        let mut coll = Collector::new(&mut seg, &mut ebuf);
+        let mut coll = Collector::with_run_memo(&mut seg, &mut ebuf, &mut runs);
         coll.delimited_passes(s);
         if live.terms.is_empty() {
             coll.word_runs(s);
         } else {
             scan_segment(
                 s,
-                &mut buf,
+                &mut scratch,
+                |first, len| live.term_filter.may_contain(first, len),
                 |t| {
                     if let Some(i) = live.find_term(t) {
                         terms_found.mark(i);

@@ -97,6 +97,7 @@ def _micros(started: float) -> int:
 def evaluate_rules(messages: Sequence[Message], rules: Sequence[EvalConfig], hotpath: ModuleType,
                    *, history_available: bool = True, deadline: Optional[float] = None,
                    cancel: Optional[CancelToken] = None,
+                   valid: Optional[Sequence[bool]] = None,
                    ) -> Tuple[List[RuleOutcome], List[int]]:
     """One outcome per rule in declaration order, and one ``input_bytes`` per
     distinct history policy in first-use order. No rules: the history is not read."""
@@ -105,8 +106,8 @@ def evaluate_rules(messages: Sequence[Message], rules: Sequence[EvalConfig], hot
     groups: Dict[HistoryPolicy, _Group] = {}
     cache: TurnCache = {}
     checkpoint = Checkpoint(deadline, cancel)
-    for rule in rules:
-        if not valid_config(rule):
+    for index, rule in enumerate(rules):
+        if not (valid[index] if valid is not None else valid_config(rule)):
             outcomes.append(RuleOutcome(internal_error_result(rule.name, rule.include_assistant),
                                         0, 0))
             continue

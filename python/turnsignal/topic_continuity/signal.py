@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import time
-from typing import Any, Iterable, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Iterable, Mapping, Optional, Sequence, Tuple, TypeVar, Union
 
 from turnsignal import _hotpath
 from turnsignal.config import (
@@ -13,17 +13,33 @@ from turnsignal.config import (
     load_topic_continuity_rules,
     parse_topic_continuity_rules,
 )
+from turnsignal.errors import ConfigError, ConfigIssue
 from turnsignal.model import Message
 from turnsignal.observers import as_tuple, notify
-from turnsignal.topic_continuity.checkpoint import CancelToken
+from turnsignal.topic_continuity.checkpoint import CancelToken, check_arguments
 from turnsignal.topic_continuity.constants import MAX_CONTENT_BLOCKS, MAX_SCAN_MESSAGES
-from turnsignal.topic_continuity.evaluate import EvalConfig, evaluate_rules
+from turnsignal.topic_continuity.evaluate import EvalConfig, evaluate_rules, valid_config
 from turnsignal.topic_continuity.evaluation import TopicContinuityEvaluation
 from turnsignal.wire import decode
 
 __all__ = ["TopicContinuity"]
 
 RuleSpec = Union[Mapping[str, Any], TopicContinuityRule]
+_T = TypeVar("_T")
+_RULES_PATH = "routing.signals.topic_continuity"
+
+
+def _validated(parse: Callable[[Any], _T], source: Any) -> _T:
+    """``parse(source)``, where anything but a ``ConfigError`` (a caller's
+    mapping that raises on access, an int too long to format, ...) becomes a
+    ``ConfigError`` too: configuration problems have one exception type."""
+    try:
+        return parse(source)
+    except ConfigError:
+        raise
+    except Exception as error:
+        problem = f"could not be read ({type(error).__name__})"
+        raise ConfigError([ConfigIssue(_RULES_PATH, problem)]) from None
 
 
 def _eval_config(rule: TopicContinuityRule) -> EvalConfig:
@@ -43,18 +59,19 @@ class TopicContinuity:
     ``observers`` receive every finished evaluation (see ``turnsignal.observers``).
     """
 
-    __slots__ = ("_configs", "_hotpath", "implementation", "observers", "rules")
+    __slots__ = ("_configs", "_hotpath", "_valid", "implementation", "observers", "rules")
 
     def __init__(self, rules: Optional[Sequence[RuleSpec]] = None, *,
                  implementation: Optional[str] = None,
                  observers: Optional[Iterable[Any]] = None) -> None:
-        parsed = default_rules() if rules is None else parse_topic_continuity_rules(rules)
+        parsed = (default_rules() if rules is None
+                  else _validated(parse_topic_continuity_rules, rules))
         self._init(parsed, implementation, observers)
 
     def _init(self, rules: Tuple[TopicContinuityRule, ...], implementation: Optional[str],
               observers: Optional[Iterable[Any]]) -> None:
         self.rules: Tuple[TopicContinuityRule, ...] = tuple(rules)
-        self._configs = tuple(_eval_config(rule) for rule in self.rules)
+        self._set_configs(tuple(_eval_config(rule) for rule in self.rules))
         self.implementation, self._hotpath = _hotpath.load(implementation)
         self.observers = as_tuple(observers)
 
@@ -65,7 +82,8 @@ class TopicContinuity:
         """Rules from a YAML/JSON file, a full document (``routing: signals:
         topic_continuity: [...]``), the ``routing`` mapping, or a bare list."""
         instance = cls.__new__(cls)
-        instance._init(load_topic_continuity_rules(source), implementation, observers)
+        instance._init(_validated(load_topic_continuity_rules, source), implementation,
+                       observers)
         return instance
 
     @classmethod
@@ -75,8 +93,13 @@ class TopicContinuity:
         ``raw_eval_configs``): an invalid one yields ``unknown_internal_error``."""
         instance = cls.__new__(cls)
         instance._init((), implementation, None)
-        instance._configs = tuple(configs)
+        instance._set_configs(tuple(configs))
         return instance
+
+    def _set_configs(self, configs: Tuple[EvalConfig, ...]) -> None:
+        # Configs are immutable: check the evaluator-level ranges once, here.
+        self._configs = configs
+        self._valid = tuple(valid_config(config) for config in configs)
 
     def evaluate(self, request: Any, format: str = "auto", *, history_available: bool = True,
                  deadline: Optional[float] = None, cancel: Optional[CancelToken] = None,
@@ -85,7 +108,10 @@ class TopicContinuity:
         evaluate every rule. ``deadline`` is an absolute ``time.monotonic()``
         value and ``cancel`` any object with ``is_set()``; either ends
         evaluation with ``unknown_cancelled`` at the next check. ``request_id``
-        is passed to observers only (it is the caller's, e.g. a trace id)."""
+        is passed to observers only (it is the caller's, e.g. a trace id).
+        Wrong argument types raise ``TypeError`` before any work
+        (``checkpoint.check_arguments``)."""
+        check_arguments(history_available, deadline, cancel)
         if not self._configs:
             return TopicContinuityEvaluation((), (), None)  # no rules: history not read
         conversation = decode(request, format, tail_messages=MAX_SCAN_MESSAGES,
@@ -98,6 +124,7 @@ class TopicContinuity:
                           deadline: Optional[float] = None, cancel: Optional[CancelToken] = None,
                           request_id: Optional[str] = None) -> TopicContinuityEvaluation:
         """Evaluate already-decoded neutral messages (``turnsignal.model``)."""
+        check_arguments(history_available, deadline, cancel)
         return self._run(messages, history_available, deadline, cancel, request_id, "neutral")
 
     def _run(self, messages: Sequence[Message], history_available: bool,
@@ -106,7 +133,8 @@ class TopicContinuity:
         started_ns = time.time_ns()
         outcomes, input_bytes = evaluate_rules(messages, self._configs, self._hotpath,
                                                history_available=history_available,
-                                               deadline=deadline, cancel=cancel)
+                                               deadline=deadline, cancel=cancel,
+                                               valid=self._valid)
         evaluation = TopicContinuityEvaluation(outcomes, input_bytes, format,
                                                started_ns=started_ns, ended_ns=time.time_ns())
         if self.observers:

@@ -8,7 +8,8 @@ formatted when something is wrong: the happy path builds no strings.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Callable, List, Tuple, TypeVar
+from itertools import islice
+from typing import Any, Callable, Iterator, List, Tuple, TypeVar
 from typing import Mapping as MappingT
 
 from .._text import clean
@@ -17,6 +18,7 @@ from ..model import Block, BlockType, TextBlock
 
 __all__ = [
     "MAX_DEPTH",
+    "bounded",
     "clean",
     "content_blocks",
     "count_list",
@@ -157,10 +159,20 @@ def content_blocks(mapping: Mapping[str, Any], decode_part: Callable[[Any], Bloc
     return decode_each(content, decode_part, key)
 
 
+def bounded(items: Any) -> Iterator[Any]:
+    """Iterate over at most the ``len(items)`` items there are now.
+
+    A caller's object may grow its own container while being read (a part
+    whose ``get`` appends to the content list): iterating the live list would
+    then never end. Snapshotting the length keeps the work bounded by the
+    request as it was handed over."""
+    return islice(items, len(items))
+
+
 def decode_each(items: Any, decode: Callable[[Any], T], key: str) -> List[T]:
     """``[decode(item) for item in items]``, errors re-rooted at ``key[i]``."""
     out: List[T] = []
-    for index, item in enumerate(items):
+    for index, item in enumerate(bounded(items)):
         try:
             out.append(decode(item))
         except Exception as error:

@@ -39,6 +39,7 @@ from ._common import (
     text_block,
     type_name,
 )
+from ._json import snapshot
 from ._walk import Entry, walk_back
 
 __all__ = ["decode_anthropic"]
@@ -55,7 +56,10 @@ def _tool_input_json(block: Mapping[str, Any]) -> str:
     if value is None or (is_mapping(value) and len(value) == 0):
         return "{}"
     try:
-        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+        # The snapshot bounds the work on a caller's object graph (see _json).
+        text = json.dumps(snapshot(value), ensure_ascii=False, separators=(",", ":"))
+    except WireFormatError as error:
+        raise WireFormatError("input", error.problem) from None
     except (TypeError, ValueError, RecursionError):
         raise WireFormatError("input", "not JSON-serialisable ("
                               + type_name(value) + ")") from None

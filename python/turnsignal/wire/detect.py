@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._common import is_list, is_mapping
+from ._common import bounded, is_list, is_mapping
 
 __all__ = ["detect"]
 
@@ -30,7 +30,7 @@ def _message_is_anthropic(message: Any) -> bool:
         return False
     try:
         content = message.get("content")
-        return is_list(content) and any(_is_anthropic_block(block) for block in content)
+        return is_list(content) and any(_is_anthropic_block(block) for block in bounded(content))
     except Exception:
         return False  # unreadable: the decoder reports it, with its path
 
@@ -38,7 +38,7 @@ def _message_is_anthropic(message: Any) -> bool:
 def _has_anthropic_block(messages: Any) -> bool:
     # A constant amount of work per block, no decoding (spec: auto may look at
     # every message; production callers name the format).
-    return any(_message_is_anthropic(message) for message in messages)
+    return any(_message_is_anthropic(message) for message in bounded(messages))
 
 
 def detect(request: Any) -> str:

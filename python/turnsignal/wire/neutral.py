@@ -73,7 +73,35 @@ def _decode_block(block: Any, depth: int = 0) -> Block:
     return _OTHER
 
 
+_TEXT = BlockType.TEXT
+
+
+def _plain_message(message: Any) -> Optional[Tuple[Message]]:
+    """The common case — a message whose blocks are all ``text`` blocks with
+    ASCII strings — decoded without the general machinery. None means "take
+    the general path"; the result is the same."""
+    if type(message) is not dict:
+        return None
+    name = message.get("role")
+    role = _ROLES.get(name) if type(name) is str else None
+    content = message.get("content")
+    if role is None or type(content) is not list:
+        return None
+    blocks = []
+    for block in content:
+        if type(block) is not dict or block.get("type") != "text":
+            return None
+        text = block.get("text")
+        if type(text) is not str or not text.isascii():
+            return None
+        blocks.append(TextBlock(_TEXT, text))
+    return (Message(role, tuple(blocks)),)
+
+
 def decode_message(message: Any) -> Sequence[Entry]:
+    plain = _plain_message(message)
+    if plain is not None:
+        return plain
     message = require_mapping(message)
     role = role_of(message, _ROLES)
     return (Message(role, tuple(content_blocks(message, _decode_block))),)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, List, Mapping, Optional, Sequence
+from typing import Any, List, Mapping, Optional, Sequence, Tuple
 
 from ..errors import WireFormatError
 from ..model import (
@@ -115,7 +115,32 @@ def _add_assistant_extras(message: Mapping[str, Any], blocks: List[Block]) -> No
         blocks.append(legacy)
 
 
+_PLAIN_ROLES = {"user": Role.USER, "assistant": Role.ASSISTANT}
+_ASSISTANT_EXTRAS = ("refusal", "reasoning_content", "reasoning", "tool_calls", "function_call")
+
+
+def _plain_message(message: Any) -> Optional[Tuple[Message]]:
+    """The common case on the request path — a user or assistant message whose
+    content is one ASCII string and nothing else — decoded without the general
+    machinery. None means "take the general path"; the result is the same."""
+    if type(message) is not dict:
+        return None
+    name = message.get("role")
+    role = _PLAIN_ROLES.get(name) if type(name) is str else None
+    content = message.get("content")
+    if role is None or type(content) is not str or not content.isascii():
+        return None
+    if role is Role.ASSISTANT:
+        for key in _ASSISTANT_EXTRAS:
+            if message.get(key) is not None:
+                return None
+    return (Message(role, (TextBlock(BlockType.TEXT, content),)),)
+
+
 def decode_message(message: Any) -> Sequence[Entry]:
+    plain = _plain_message(message)
+    if plain is not None:
+        return plain
     message = require_mapping(message)
     role = role_of(message, _ROLES)
     blocks = content_blocks(message, decode_part)

@@ -24,6 +24,7 @@ from ..model import (
     ToolResultBlock,
 )
 from ._common import (
+    bounded,
     content_blocks,
     count_list,
     decode_each,
@@ -134,7 +135,7 @@ def decode_item(item: Any) -> Sequence[Entry]:
 
 def _scan(items: Sequence[Any]) -> bool:
     # The hot loop of a 100,000-item request: plain dicts take the fast branch.
-    for item in items:
+    for item in bounded(items):
         if type(item) is dict:
             if item.get("type") == "item_reference":
                 return True
@@ -151,7 +152,7 @@ def has_item_reference(items: Sequence[Any], name: str = "input") -> bool:
     except Exception:
         pass
     # Slow path, only when some item cannot be read: find it to report its path.
-    for index, item in enumerate(items):
+    for index, item in enumerate(bounded(items)):
         try:
             _scan((item,))
         except Exception as error:
