@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import math
 import time
-from typing import Optional, Protocol
+from typing import Any, Optional, Protocol
 
-__all__ = ["CancelToken", "Cancelled", "Checkpoint"]
+__all__ = ["CancelToken", "Cancelled", "Checkpoint", "check_arguments"]
 
 
 class CancelToken(Protocol):
@@ -20,6 +21,28 @@ class Cancelled(Exception):
     def __init__(self, feature_cap_reached: bool = False) -> None:
         super().__init__("cancelled")
         self.feature_cap_reached = feature_cap_reached
+
+
+def check_arguments(history_available: Any, deadline: Any, cancel: Any) -> None:
+    """Reject wrong argument types before any work, with a ``TypeError``
+    (``ValueError`` for a NaN deadline): they are the calling code's mistake,
+    not the request's, and failing late (at the first check, deep in an
+    evaluation) or silently (a NaN deadline never expires, any object is
+    truthy) would hide it. An exception raised later by ``cancel.is_set()``
+    is a failure inside the evaluation like any other: the rules of that
+    policy group get ``unknown_internal_error`` (a fallback), never a crash."""
+    if not isinstance(history_available, bool):
+        raise TypeError("history_available must be a bool, got "
+                        + type(history_available).__name__)
+    if deadline is not None:
+        if isinstance(deadline, bool) or not isinstance(deadline, (int, float)):
+            raise TypeError("deadline must be None or a time.monotonic() value (int or "
+                            "float), got " + type(deadline).__name__)
+        if isinstance(deadline, float) and math.isnan(deadline):
+            raise ValueError("deadline must not be NaN")
+    if cancel is not None and not callable(getattr(cancel, "is_set", None)):
+        raise TypeError("cancel must be None or have an is_set() method, got "
+                        + type(cancel).__name__)
 
 
 class Checkpoint:
