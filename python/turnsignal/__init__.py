@@ -23,8 +23,11 @@ import logging
 
 from turnsignal import _hotpath
 from turnsignal.config import TopicContinuityRule
+from turnsignal.conversation import ConversationFacts, ConversationRuleResult, ConversationSignal
+from turnsignal.decisions import DecisionMatch
 from turnsignal.errors import ConfigError, ConfigIssue, TurnsignalError, WireFormatError
 from turnsignal.model import Conversation, Message
+from turnsignal.router import Router, RouterEvaluation
 from turnsignal.topic_continuity import (
     EVALUATOR_VERSION,
     SCHEMA_VERSION,
@@ -48,11 +51,17 @@ __all__ = [
     "ConfigError",
     "ConfigIssue",
     "Conversation",
+    "ConversationFacts",
+    "ConversationRuleResult",
+    "ConversationSignal",
     "Coverage",
+    "DecisionMatch",
     "Features",
     "Message",
     "Reason",
     "Results",
+    "Router",
+    "RouterEvaluation",
     "Scope",
     "TopicContinuity",
     "TopicContinuityEvaluation",

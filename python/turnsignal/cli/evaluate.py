@@ -1,14 +1,24 @@
-"""``turnsignal evaluate FILE|-``: evaluate one request and show every rule."""
+"""``turnsignal evaluate FILE|-``: evaluate one request and show every rule.
+
+Without ``--config`` the embedded default topic_continuity rule is used. With
+``--config`` the whole routing document is evaluated by ``turnsignal.Router``:
+topic continuity, every conversation rule's value, and the matched decisions
+with the chosen route. A config with only topic_continuity rules prints what
+it always printed.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
-from typing import Any, List
+from typing import Any, Dict, List, Optional, Set
 
 from turnsignal.cli._io import fail, read_json
+from turnsignal.conversation.signal import ConversationResults
+from turnsignal.decisions import DecisionMatch
 from turnsignal.errors import ConfigError, WireFormatError
+from turnsignal.router import Router, RouterEvaluation
 from turnsignal.topic_continuity import TopicContinuity, TopicContinuityResult
 from turnsignal.wire import FORMATS
 
@@ -17,13 +27,21 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "evaluate", help="evaluate one request (JSON body in any wire format)",
         description="Evaluate one request and print each topic_continuity rule's class, "
-                    "reason, confidence and coverage. Without --config the embedded default "
-                    "rule (topic_boundary) is used.")
+                    "reason, confidence and coverage; with a routing document, also every "
+                    "conversation rule's value and the matched decisions with the chosen "
+                    "route. Without --config the embedded default rule (topic_boundary) is used.")
     parser.add_argument("request", metavar="FILE|-", help="the request body as JSON ('-' = stdin)")
     parser.add_argument("--format", choices=FORMATS, default="auto",
                         help="wire format of the request (default: auto)")
-    parser.add_argument("--config", metavar="PATH",
-                        help="YAML/JSON file with routing.signals.topic_continuity rules")
+    parser.add_argument("--config", metavar="PATH", action="append",
+                        help="YAML/JSON routing document (signals.topic_continuity, "
+                             "signals.conversation, decisions); repeat it for fragment files, "
+                             "whose lists concatenate")
+    parser.add_argument("--match", metavar="TYPE=NAME[,NAME]", action="append", default=[],
+                        help="rule names another signal source matched, for decision conditions "
+                             "of that type (repeatable)")
+    parser.add_argument("--implementation", choices=("native", "python"),
+                        help="force an implementation (default: TURNSIGNAL_IMPLEMENTATION)")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument("--history-unavailable", action="store_true",
                         help="evaluate as if the original history were unavailable")
@@ -45,13 +63,89 @@ def _describe(result: TopicContinuityResult) -> List[str]:
     ]
 
 
+def _models(match: DecisionMatch) -> str:
+    models = [str(ref.get("model")) for ref in match.model_refs]
+    return ", ".join(models) if models else "no modelRefs"
+
+
+def _describe_conversation(results: ConversationResults) -> List[str]:
+    lines = ["conversation:"]
+    for result in results:
+        lines.append(f"  {result.name} = {result.value}"
+                     + (" (matched)" if result.matched else " (not matched)"))
+    return lines
+
+
+def _describe_decisions(evaluation: RouterEvaluation) -> List[str]:
+    lines = ["decisions:"]
+    lines.extend(f"  {match.name} (priority {match.priority}) -> {_models(match)}"
+                 for match in evaluation.decisions)
+    route = evaluation.route
+    lines.append(f"route: {route.name} -> {_models(route)}" if route is not None
+                 else "route: none (no decision matched)")
+    return lines
+
+
+def _external(pairs: List[str]) -> Optional[Dict[str, Set[str]]]:
+    """``--match`` values as ``{type: names}``; raises ``ValueError`` when malformed."""
+    matches: Dict[str, Set[str]] = {}
+    for pair in pairs:
+        kind, sep, names = pair.partition("=")
+        if not sep or not kind.strip():
+            raise ValueError(f"--match {pair!r}: expected TYPE=NAME[,NAME]")
+        found = matches.setdefault(kind.strip(), set())
+        found.update(name.strip() for name in names.split(",") if name.strip())
+    return matches or None
+
+
+def _print_router(router: Router, evaluation: RouterEvaluation, as_json: bool) -> None:
+    if as_json:
+        # The topic-continuity keys stay where they always were.
+        out = evaluation.topic_continuity.to_dict()
+        full = evaluation.to_dict()
+        out.update({key: full[key] for key in ("facts", "conversation", "decisions", "route")})
+        json.dump(out, sys.stdout, indent=2, ensure_ascii=False)
+        print()
+        return
+    lines: List[str] = []
+    for result in evaluation.topic_continuity.results:
+        lines.extend(_describe(result))
+    if router.conversation.rules:
+        lines.extend(_describe_conversation(evaluation.conversation))
+    if router.decisions:
+        lines.extend(_describe_decisions(evaluation))
+    if lines:
+        print("\n".join(lines))
+
+
+def _run_router(args: argparse.Namespace, request: Any) -> int:
+    try:
+        external = _external(args.match)
+    except ValueError as error:
+        return fail(str(error))
+    source = args.config[0] if len(args.config) == 1 else args.config
+    try:
+        router = Router.from_config(source, implementation=args.implementation,
+                                    external_types=external or ())
+        evaluation = router.evaluate(request, args.format, external_matches=external,
+                                     history_available=not args.history_unavailable)
+    except (ConfigError, WireFormatError) as error:
+        return fail(str(error))
+    _print_router(router, evaluation, args.json)
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         request = read_json(args.request)
     except (OSError, ValueError) as error:
         return fail(f"cannot read {args.request}: {error}")
+    if args.config:
+        return _run_router(args, request)
+    if args.match:
+        return fail("--match needs --config (a routing document with decisions)")
     try:
-        signal = TopicContinuity.from_config(args.config) if args.config else TopicContinuity()
+        signal = TopicContinuity(implementation=args.implementation)
         evaluation = signal.evaluate(request, args.format,
                                      history_available=not args.history_unavailable)
     except (ConfigError, WireFormatError) as error:

@@ -122,10 +122,12 @@ class TopicContinuity:
 
     def evaluate_messages(self, messages: Sequence[Message], *, history_available: bool = True,
                           deadline: Optional[float] = None, cancel: Optional[CancelToken] = None,
-                          request_id: Optional[str] = None) -> TopicContinuityEvaluation:
-        """Evaluate already-decoded neutral messages (``turnsignal.model``)."""
+                          request_id: Optional[str] = None,
+                          format: str = "neutral") -> TopicContinuityEvaluation:
+        """Evaluate already-decoded neutral messages (``turnsignal.model``);
+        ``format`` only labels the evaluation (the wire format they came from)."""
         check_arguments(history_available, deadline, cancel)
-        return self._run(messages, history_available, deadline, cancel, request_id, "neutral")
+        return self._run(messages, history_available, deadline, cancel, request_id, format)
 
     def _run(self, messages: Sequence[Message], history_available: bool,
              deadline: Optional[float], cancel: Optional[CancelToken],

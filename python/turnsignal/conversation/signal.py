@@ -1,0 +1,98 @@
+"""``ConversationSignal``: evaluates conversation rules on a request's facts."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Dict, Mapping, NamedTuple, Optional, Sequence, Tuple, Union
+
+from ..model import Conversation
+from ..wire import decode
+from .facts import ConversationFacts, compute_facts
+from .rules import ConversationRule, parse_conversation_rules
+
+__all__ = ["ConversationResults", "ConversationRuleResult", "ConversationSignal", "rule_value"]
+
+Number = Union[int, float]
+
+_SOURCES: Dict[str, Callable[[ConversationFacts, Optional[str]], int]] = {
+    "message": lambda facts, role: facts.messages(role),
+    "tool_definition": lambda facts, role: facts.tool_definitions,
+    "assistant_tool_call": lambda facts, role: facts.assistant_tool_calls,
+    "assistant_tool_cycle": lambda facts, role: facts.assistant_tool_cycles,
+    "active_tool_loop": lambda facts, role: facts.active_tool_loop,
+    "image_content": lambda facts, role: facts.images,
+    "tool_choice_required": lambda facts, role: facts.tool_choice_required,
+    "tool_choice_none": lambda facts, role: facts.tool_choice_none,
+}
+
+
+class ConversationRuleResult(NamedTuple):
+    """``value`` is the raw count for ``count`` rules, 1.0 or 0.0 for ``exists``."""
+
+    name: str
+    value: Number
+    matched: bool
+
+    def to_dict(self) -> Dict[str, Any]:
+        return {"name": self.name, "value": self.value, "matched": self.matched}
+
+
+class ConversationResults(Tuple[ConversationRuleResult, ...]):
+    """Results in rule order, also addressable by rule name (``results["tool_heavy"]``)."""
+
+    __slots__ = ()
+
+    def __getitem__(self, key: Any) -> Any:
+        if isinstance(key, str):
+            for result in self:
+                if result.name == key:
+                    return result
+            raise KeyError(key)
+        return super().__getitem__(key)
+
+    def __contains__(self, key: object) -> bool:
+        if isinstance(key, str):
+            return any(result.name == key for result in self)
+        return super().__contains__(key)
+
+    @property
+    def matched(self) -> frozenset:
+        """The names of the rules that matched."""
+        return frozenset(result.name for result in self if result.matched)
+
+
+def rule_value(rule: ConversationRule, facts: ConversationFacts) -> ConversationRuleResult:
+    count = _SOURCES[rule.source](facts, rule.role)
+    if rule.feature == "exists":
+        value = 1.0 if count > 0 else 0.0
+        return ConversationRuleResult(rule.name, value, value == 1.0)
+    assert rule.predicate is not None  # validation guarantees it for count rules
+    return ConversationRuleResult(rule.name, count, rule.predicate.holds(count))
+
+
+class ConversationSignal:
+    """Evaluates a fixed list of ``routing.signals.conversation`` rules.
+
+    ``rules`` are mappings in the YAML shape or ``ConversationRule`` values;
+    invalid ones raise ``ConfigError`` listing every problem. Immutable and
+    safe to share between threads.
+    """
+
+    __slots__ = ("rules",)
+
+    def __init__(self, rules: Optional[Sequence[Union[Mapping[str, Any], ConversationRule]]]
+                 = None, *, path: str = "routing.signals.conversation") -> None:
+        self.rules: Tuple[ConversationRule, ...] = parse_conversation_rules(rules, path=path)
+
+    def evaluate(self, request: Any, format: str = "auto") -> ConversationResults:
+        """Decode ``request`` (every message: facts count the whole request) and
+        evaluate every rule."""
+        return self.evaluate_conversation(decode(request, format))
+
+    def evaluate_conversation(self, conversation: Conversation) -> ConversationResults:
+        return self.evaluate_facts(compute_facts(conversation))
+
+    def evaluate_facts(self, facts: ConversationFacts) -> ConversationResults:
+        return ConversationResults(rule_value(rule, facts) for rule in self.rules)
+
+    def __repr__(self) -> str:
+        return f"ConversationSignal([{', '.join(rule.name for rule in self.rules)}])"

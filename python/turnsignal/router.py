@@ -1,0 +1,252 @@
+"""``Router``: one entry point for a whole routing document.
+
+A request is decoded once; its structural facts feed the conversation rules,
+its neutral messages feed topic continuity, and the matched conversation
+rules — with the matches the caller supplies for its other signal types —
+feed the decisions. The first matched decision (highest priority) is the route.
+"""
+
+from __future__ import annotations
+
+import os
+from types import MappingProxyType
+from typing import (
+    AbstractSet,
+    Any,
+    Dict,
+    FrozenSet,
+    Iterable,
+    List,
+    Mapping,
+    Optional,
+    Sequence,
+    Tuple,
+    Union,
+)
+
+from ._routing_document import RoutingDocument, load_document
+from .config import TopicContinuityRule, parse_topic_continuity_rules
+from .conversation import ConversationFacts, ConversationSignal, compute_facts
+from .conversation.rules import ConversationRule, check_rules, name_problem, quote
+from .conversation.signal import ConversationResults
+from .decisions import (
+    COMPUTED_TYPES,
+    Decision,
+    DecisionMatch,
+    SignalCatalog,
+    check_decisions,
+    evaluate_decisions,
+    external_sets,
+)
+from .errors import ConfigError, ConfigIssue
+from .observers import as_tuple, notify
+from .topic_continuity import TopicContinuity, TopicContinuityEvaluation
+from .topic_continuity.checkpoint import CancelToken, check_arguments
+from .wire import decode
+
+__all__ = ["Router", "RouterEvaluation"]
+
+RouterSource = Union[str, "os.PathLike[str]", Mapping[str, Any],
+                     Sequence[Union[str, "os.PathLike[str]"]]]
+
+
+class RouterEvaluation:
+    """Everything one request produced: ``topic_continuity`` (a
+    ``TopicContinuityEvaluation``), ``facts``, ``conversation`` (every rule's
+    ``ConversationRuleResult(name, value, matched)``, also by name) and
+    ``decisions`` (every matched ``DecisionMatch``, highest priority first).
+    Holds no request content."""
+
+    __slots__ = ("conversation", "decisions", "facts", "format", "topic_continuity")
+
+    def __init__(self, topic_continuity: TopicContinuityEvaluation, facts: ConversationFacts,
+                 conversation: ConversationResults, decisions: Tuple[DecisionMatch, ...],
+                 format: str) -> None:
+        self.topic_continuity = topic_continuity
+        self.facts = facts
+        self.conversation = conversation
+        self.decisions = decisions
+        self.format = format
+
+    @property
+    def route(self) -> Optional[DecisionMatch]:
+        """The chosen decision (the first matched one), or ``None``."""
+        return self.decisions[0] if self.decisions else None
+
+    def to_dict(self) -> Dict[str, Any]:
+        route = self.route
+        return {
+            "format": self.format,
+            "topic_continuity": self.topic_continuity.to_dict(),
+            "facts": self.facts.to_dict(),
+            "conversation": [result.to_dict() for result in self.conversation],
+            "decisions": [match.to_dict() for match in self.decisions],
+            "route": route.to_dict() if route is not None else None,
+        }
+
+    def __repr__(self) -> str:
+        route = self.route.name if self.route is not None else None
+        return (f"RouterEvaluation(route={route!r}, decisions={len(self.decisions)},"
+                f" conversation={len(self.conversation)},"
+                f" topic_continuity={len(self.topic_continuity)})")
+
+
+def _external_types(value: Iterable[str]) -> FrozenSet[str]:
+    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        raise TypeError("external_types must be an iterable of signal type names, got "
+                        + type(value).__name__)
+    types = frozenset(value)
+    for kind in types:
+        if not isinstance(kind, str):
+            raise TypeError(f"external_types must hold strings, got {type(kind).__name__}")
+        if kind in COMPUTED_TYPES:
+            raise ValueError(f"external_types: turnsignal computes {kind!r} itself")
+    return types
+
+
+def _topic_rules(parts: List[Tuple[str, Any]], issues: List[ConfigIssue],
+                 ) -> Tuple[TopicContinuityRule, ...]:
+    """Each source's list validated on its own (so paths name its file), then
+    names checked across sources."""
+    rules: List[TopicContinuityRule] = []
+    first: Dict[str, str] = {}
+    for path, value in parts:
+        try:
+            parsed = parse_topic_continuity_rules(value, path=path)
+        except ConfigError as error:
+            issues.extend(error.issues)
+            continue
+        except Exception as error:  # a hostile value: still a configuration problem
+            issues.append(ConfigIssue(path, f"could not be read ({type(error).__name__})"))
+            continue
+        for index, rule in enumerate(parsed):
+            where = f"{path}[{index}]"
+            if rule.name in first:
+                issues.append(ConfigIssue(where, f"duplicate name {quote(rule.name)}"
+                                                 f" (first declared at {first[rule.name]})"))
+            else:
+                first[rule.name] = where
+        rules.extend(parsed)
+    return tuple(rules)
+
+
+def _declared_names(located: Sequence[Tuple[str, Any]]) -> FrozenSet[str]:
+    """Names of the conversation rules as written, valid or not: a decision
+    naming an invalid rule gets that rule's error, not a second one."""
+    names = set()
+    for _, item in located:
+        name = item.get("name") if isinstance(item, Mapping) else None
+        if name_problem(name) is None:
+            names.add(name)
+    return frozenset(names)
+
+
+class _Parts:
+    __slots__ = ("conversation", "decisions", "topic_rules")
+
+    def __init__(self, document: RoutingDocument, external: FrozenSet[str]) -> None:
+        issues = list(document.issues)
+        self.topic_rules = _topic_rules(document.topic_continuity, issues)
+        rules, found = check_rules(document.conversation)
+        issues.extend(found)
+        self.conversation: Tuple[ConversationRule, ...] = rules
+        declared = {family: (frozenset(names) if names is not None else None)
+                    for family, names in document.declared.items()}
+        catalog = SignalCatalog(_declared_names(document.conversation), declared, external)
+        decisions, found = check_decisions(document.decisions, catalog)
+        issues.extend(found)
+        self.decisions: Tuple[Decision, ...] = decisions
+        if issues:
+            raise ConfigError(issues)
+
+
+def _gather(source: Any, external: FrozenSet[str]) -> Tuple[RoutingDocument, _Parts]:
+    """Load and validate; anything but a ``ConfigError`` (a caller's mapping
+    that raises on access, a pathologically deep value, ...) becomes one too:
+    configuration problems have one exception type."""
+    try:
+        document = load_document(source)
+        return document, _Parts(document, external)
+    except ConfigError:
+        raise
+    except Exception as error:
+        problem = f"could not be read ({type(error).__name__})"
+        raise ConfigError([ConfigIssue("routing", problem)]) from None
+
+
+class Router:
+    """Evaluates a routing document: ``routing.signals.topic_continuity``,
+    ``routing.signals.conversation`` and ``routing.decisions``.
+
+    ``source`` is a YAML/JSON file, a mapping (``{"routing": ...}`` or the
+    routing mapping itself) or a list of fragment files whose lists
+    concatenate. ``external_types`` names the signal types whose matches the
+    caller passes to :meth:`evaluate` (``external_matches``); a decision
+    condition of any other type turnsignal does not compute must name a
+    family declared under ``routing.signals``. Every configuration problem is
+    reported in one ``ConfigError``. Instances are immutable and thread-safe.
+    """
+
+    __slots__ = ("conversation", "decisions", "external_types", "observers", "routing",
+                 "topic_continuity")
+
+    def __init__(self, source: RouterSource, *, implementation: Optional[str] = None,
+                 observers: Optional[Iterable[Any]] = None,
+                 external_types: Iterable[str] = ()) -> None:
+        self.external_types = _external_types(external_types)
+        document, parts = _gather(source, self.external_types)
+        self.observers = as_tuple(observers)
+        self.topic_continuity = TopicContinuity(parts.topic_rules, implementation=implementation,
+                                                observers=self.observers)
+        self.conversation = ConversationSignal(parts.conversation)
+        self.decisions: Tuple[Decision, ...] = parts.decisions
+        #: The merged routing document (read-only view; fragments concatenated).
+        self.routing: Mapping[str, Any] = MappingProxyType(document.routing)
+
+    @classmethod
+    def from_config(cls, source: RouterSource, *, implementation: Optional[str] = None,
+                    observers: Optional[Iterable[Any]] = None,
+                    external_types: Iterable[str] = ()) -> Router:
+        """Same as the constructor: the documented way to build a router."""
+        return cls(source, implementation=implementation, observers=observers,
+                   external_types=external_types)
+
+    @property
+    def implementation(self) -> str:
+        return self.topic_continuity.implementation
+
+    def evaluate(self, request: Any, format: str = "auto", *,
+                 external_matches: Optional[Mapping[str, Iterable[str]]] = None,
+                 history_available: bool = True, deadline: Optional[float] = None,
+                 cancel: Optional[CancelToken] = None,
+                 request_id: Optional[str] = None) -> RouterEvaluation:
+        """Decode ``request`` once and evaluate every signal and decision.
+
+        ``external_matches`` maps other signal types to the names of their
+        rules that matched (``{"keyword": {"urgent"}}``). ``deadline`` and
+        ``cancel`` bound topic continuity (see ``TopicContinuity.evaluate``);
+        ``request_id`` only reaches observers. Argument mistakes raise
+        ``TypeError`` / ``ValueError`` before any work; a malformed request
+        raises ``WireFormatError``.
+        """
+        check_arguments(history_available, deadline, cancel)
+        external = external_sets(external_matches)
+        conversation = decode(request, format)  # whole request: facts count everything
+        facts = compute_facts(conversation)
+        topic = self.topic_continuity.evaluate_messages(
+            conversation.messages,
+            history_available=history_available and conversation.history_available,
+            deadline=deadline, cancel=cancel, request_id=request_id,
+            format=conversation.format)
+        results = self.conversation.evaluate_facts(facts)
+        if self.observers:
+            notify(self.observers, "on_conversation", results, request_id)
+        matched: Dict[str, AbstractSet[str]] = dict(external)
+        matched["conversation"] = results.matched
+        decisions = evaluate_decisions(self.decisions, matched)
+        return RouterEvaluation(topic, facts, results, decisions, conversation.format)
+
+    def __repr__(self) -> str:
+        return (f"Router(topic_continuity={len(self.topic_continuity.rules)},"
+                f" conversation={len(self.conversation.rules)},"
+                f" decisions={len(self.decisions)}, implementation={self.implementation!r})")
