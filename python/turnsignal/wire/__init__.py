@@ -61,5 +61,11 @@ def decode(request: object, format: str = "auto", *, tail_messages: Optional[int
         # still a typed error, never another exception type.
         failure = located("", error)
     # Raised outside the handler so that no exception chain (``__context__``)
-    # leads back to the caller's data or an exception that quoted it.
-    raise failure
+    # leads back to the caller's data or an exception that quoted it. The
+    # local is dropped as it propagates: otherwise this frame (kept alive by
+    # the traceback) and the exception would form a cycle, left for the
+    # cycle collector on every malformed request.
+    try:
+        raise failure
+    finally:
+        del failure

@@ -1,0 +1,404 @@
+"""The bad-input matrix: every wire format, every position of a rich valid
+request replaced by every hostile value (wrong types, None, empties, huge
+ints, NaN, lone surrogates, NUL, bytes, objects that raise on every access,
+mappings that change while being read) or deleted. Each mutated request
+either evaluates, with results satisfying the spec §8 invariants, or raises
+``WireFormatError`` naming a JSON path on the way to the bad value, and
+never anything else. Both implementations.
+
+The helpers here (hostile values, ``outcome``, ``check_result``) are shared
+with tests/test_hostile_input.py and scripts/fuzz_python.py."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any, Dict, Iterator, Optional, Tuple
+
+import pytest
+
+from turnsignal import (
+    Class,
+    Coverage,
+    Reason,
+    TopicContinuity,
+    TopicContinuityEvaluation,
+    TopicContinuityResult,
+    WireFormatError,
+)
+
+SECRET = "SECRET-TEXT-7f3a"  # planted in requests: never in an error message
+FORMATS = ("openai", "anthropic", "responses", "neutral", "auto")
+_FALLBACK = {Reason.HISTORY_UNAVAILABLE, Reason.CANCELLED, Reason.INTERNAL_ERROR}
+_EVALUATORS: Dict[Tuple[str, str], TopicContinuity] = {}
+
+# Two policy groups (one tiny), so both a default and a capped preparation run.
+RULES = [{"name": "default"},
+         {"name": "tiny", "include_assistant": False,
+          "limits": {"max_prior_turns": 1, "max_turn_bytes": 256, "max_input_bytes": 1024}}]
+
+
+def evaluator(implementation: str) -> TopicContinuity:
+    key = (implementation, "rules")
+    if key not in _EVALUATORS:
+        _EVALUATORS[key] = TopicContinuity(RULES, implementation=implementation)
+    return _EVALUATORS[key]
+
+
+class Boom(Exception):
+    """Raised by the hostile objects below; must never escape turnsignal."""
+
+
+class ExplodingMapping(Mapping):
+    """A Mapping whose every read fails."""
+
+    def __getitem__(self, key: Any) -> Any:
+        raise Boom(SECRET)
+
+    def __iter__(self) -> Iterator[Any]:
+        raise Boom(SECRET)
+
+    def __len__(self) -> int:
+        raise Boom(SECRET)
+
+
+def raising_dict(method: str) -> type:
+    """A dict subclass whose ``method`` raises (``get``, ``keys``, ``items``...)."""
+
+    def fail(self: Any, *args: Any, **kwargs: Any) -> Any:
+        raise Boom(SECRET)
+
+    return type(f"Raising_{method.strip('_')}", (dict,), {method: fail})
+
+
+def raising_list(method: str) -> type:
+    def fail(self: Any, *args: Any, **kwargs: Any) -> Any:
+        raise Boom(SECRET)
+
+    return type(f"RaisingList_{method.strip('_')}", (list,), {method: fail})
+
+
+class SelfMutatingDict(dict):
+    """Changes itself on every read: adds keys, drops ``content``."""
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        value = super().get(key, default)
+        self[f"added{len(self)}"] = SECRET
+        self.pop("content", None)
+        return value
+
+    def __getitem__(self, key: Any) -> Any:
+        self.clear()
+        return super().__getitem__(key)
+
+
+class SelfMutatingMapping(Mapping):
+    """A read-only-looking Mapping whose reads change what it holds."""
+
+    def __init__(self, data: Dict[str, Any]) -> None:
+        self._data = dict(data)
+        self._reads = 0
+
+    def __getitem__(self, key: Any) -> Any:
+        self._reads += 1
+        value = self._data[key]
+        self._data[f"k{self._reads}"] = self._reads
+        if self._reads % 2:
+            self._data.pop("role", None)
+        return value
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(list(self._data))
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+
+class StrSub(str):
+    """A str subclass with a hostile ``__eq__``/``__hash__`` (the decoder must
+    treat it as its plain string value or reject it, never call into it badly)."""
+
+    def __eq__(self, other: object) -> bool:
+        return str.__eq__(self, other)
+
+    def __hash__(self) -> int:
+        return str.__hash__(self)
+
+    def lower(self) -> str:  # type: ignore[override]
+        raise Boom(SECRET)
+
+
+def hostile_values() -> Dict[str, Any]:
+    """Every value put at every position of the matrix (fresh objects per call)."""
+    return {
+        "none": None,
+        "int": 7,
+        "huge_int": 10 ** 5000,  # str() of it raises ValueError in Python >= 3.11
+        "float": 1.5,
+        "nan": float("nan"),
+        "inf": float("inf"),
+        "bool": True,
+        "str": SECRET,
+        "empty_str": "",
+        "surrogate": "\ud800" + SECRET + "\udfff",
+        "nul": "\x00" + SECRET + "\x00",
+        "bytes": SECRET.encode(),
+        "empty_list": [],
+        "empty_dict": {},
+        "list_of_none": [None, None],
+        "list_of_str": [SECRET, SECRET],
+        "dict_junk": {1: SECRET, None: [], (2,): {}, "type": 5},
+        "nested_list": [[[[SECRET]]]],
+        "object": object(),
+        "exploding_mapping": ExplodingMapping(),
+        "raising_get": raising_dict("get")(type="text", text=SECRET, role="user"),
+        "raising_items": raising_dict("items")(type="text", text=SECRET),
+        "raising_contains": raising_dict("__contains__")(type="text", text=SECRET),
+        "raising_iter_list": raising_list("__iter__")([{"type": "text", "text": SECRET}]),
+        "raising_len_list": raising_list("__len__")([{"type": "text", "text": SECRET}]),
+        "raising_getitem_list": raising_list("__getitem__")([{"role": "user"}]),
+        "self_mutating_dict": SelfMutatingDict(role="user", type="text", text=SECRET,
+                                               content=SECRET),
+        "self_mutating_mapping": SelfMutatingMapping({"role": "user", "type": "text",
+                                                      "text": SECRET, "content": SECRET}),
+        "str_subclass": StrSub("user"),
+        "set": {1, 2},
+        "generator": (x for x in [SECRET]),
+    }
+
+
+def check_result(result: TopicContinuityResult) -> None:
+    """Spec §8: the invariants every result satisfies."""
+    assert isinstance(result.class_, Class) and isinstance(result.reason, Reason)
+    assert result.reason.value.startswith(result.class_.value + "_"), result
+    assert isinstance(result.coverage, Coverage)
+    assert isinstance(result.confidence, float) and math.isfinite(result.confidence)
+    assert 0.0 <= result.confidence <= 1.0
+    assert result.fallback is (result.reason in _FALLBACK)
+    if result.class_ is Class.UNKNOWN:
+        assert result.confidence == 0.0
+    if result.class_ is Class.CHANGE:
+        assert result.coverage is Coverage.FULL
+        if result.reason is Reason.EXPLICIT_MARKER:
+            assert result.confidence >= 0.9
+        else:
+            assert 0.3 <= result.confidence <= 0.6
+    for value in (*result.scope, *result.features):
+        # Content-free: numbers and flags only, never text.
+        assert isinstance(value, (bool, int, float)), result
+    assert result.schema_version == "v1" and result.evaluator_version == "lexical.1"
+
+
+def outcome(implementation: str, request: Any, format_: str
+            ) -> Tuple[Optional[TopicContinuityEvaluation], Optional[WireFormatError]]:
+    """Evaluate; anything but a result or a ``WireFormatError`` fails the test."""
+    try:
+        evaluation = evaluator(implementation).evaluate(request, format_)
+    except WireFormatError as error:
+        assert isinstance(error.path, str) and isinstance(error.problem, str)
+        assert SECRET not in str(error), "request text leaked into an error"
+        return None, error
+    assert len(evaluation.results) == len(RULES)
+    for result in evaluation.results:
+        check_result(result)
+    return evaluation, None
+
+
+# --- templates: one rich, valid request per wire format -------------------------------------
+
+S = SECRET
+LIVE = "now fix the trailing comma bug in config_loader.go " + S
+
+
+def _openai() -> Dict[str, Any]:
+    return {"model": "m", "tools": [{"type": "function", "function": {"name": "read_file"}}],
+            "functions": [], "tool_choice": "auto", "messages": [
+                {"role": "system", "content": "be brief " + S},
+                {"role": "developer", "content": [{"type": "text", "text": S}]},
+                {"role": "user", "content": [
+                    {"type": "text", "text": "parse config_loader.go " + S},
+                    {"type": "image_url", "image_url": {"url": S}},
+                    {"type": "input_audio", "input_audio": {}}]},
+                {"role": "assistant", "content": "reading it " + S, "refusal": S,
+                 "reasoning_content": S,
+                 "tool_calls": [{"id": "c1", "type": "function",
+                                 "function": {"name": "read_file", "arguments": '{"p": 1}'}},
+                                {"id": "c2", "type": "custom",
+                                 "custom": {"name": "grep", "input": S}}],
+                 "function_call": {"name": "legacy", "arguments": "{}"}},
+                {"role": "tool", "tool_call_id": "c1", "content": [{"type": "text", "text": S}]},
+                {"role": "tool", "tool_call_id": "c2", "content": S},
+                {"role": "function", "name": "legacy", "content": S},
+                {"role": "assistant", "content": [{"type": "refusal", "refusal": S},
+                                                  {"type": "output_text", "text": S}],
+                 "reasoning": S},
+                {"role": "user", "content": LIVE}]}
+
+
+def _anthropic() -> Dict[str, Any]:
+    return {"model": "m", "system": [{"type": "text", "text": S}], "tools": [{"name": "read_file"}],
+            "tool_choice": {"type": "auto"}, "messages": [
+                {"role": "user", "content": "parse config_loader.go " + S},
+                {"role": "assistant", "content": [
+                    {"type": "thinking", "thinking": S, "signature": "x"},
+                    {"type": "redacted_thinking", "data": S},
+                    {"type": "text", "text": "calling " + S},
+                    {"type": "tool_use", "id": "t1", "name": "read_file",
+                     "input": {"path": S, "n": [1, {"z": None}], "f": 1.5}}]},
+                {"role": "user", "content": [
+                    {"type": "tool_result", "tool_use_id": "t1", "is_error": False, "content": [
+                        {"type": "text", "text": S},
+                        {"type": "image", "source": {"type": "base64", "data": S}},
+                        {"type": "tool_result", "tool_use_id": "t0", "content": S}]},
+                    {"type": "tool_result", "tool_use_id": "t1", "content": S},
+                    {"type": "tool_result", "tool_use_id": "t1"},
+                    {"type": "text", "text": "thanks " + S}]},
+                {"role": "assistant", "content": "Fixed config_loader.go " + S},
+                {"role": "system", "content": S},
+                {"role": "user", "content": [{"type": "text", "text": LIVE},
+                                             {"type": "document", "source": {"data": S}}]}]}
+
+
+def _responses() -> Dict[str, Any]:
+    return {"model": "m", "instructions": S, "tools": [{"type": "function"}], "input": [
+        {"role": "user", "content": "parse config_loader.go " + S},
+        {"type": "message", "role": "assistant",
+         "content": [{"type": "output_text", "text": S}, {"type": "refusal", "refusal": S}]},
+        {"type": "reasoning", "summary": [{"type": "summary_text", "text": S}],
+         "content": [{"type": "reasoning_text", "text": S}]},
+        {"type": "function_call", "call_id": "c1", "id": "fc1", "name": "read_file",
+         "arguments": "{}"},
+        {"type": "function_call_output", "call_id": "c1", "output": S},
+        {"type": "custom_tool_call", "call_id": "c2", "name": "grep", "input": S},
+        {"type": "custom_tool_call_output", "call_id": "c2",
+         "output": [{"type": "input_text", "text": S}, {"type": "input_image", "image_url": S}]},
+        {"type": "message", "role": "developer", "content": S},
+        {"role": "user", "content": [{"type": "input_text", "text": LIVE},
+                                     {"type": "input_file", "file_id": S}]}]}
+
+
+def _neutral() -> Dict[str, Any]:
+    return {"history_available": True, "tools": [], "messages": [
+        {"role": "system", "content": [{"type": "text", "text": S}]},
+        {"role": "user", "content": [{"type": "text", "text": "parse config_loader.go " + S}]},
+        {"role": "assistant", "content": [
+            {"type": "reasoning", "text": S},
+            {"type": "tool_call", "id": "c1", "name": "read_file", "arguments": "{}"}]},
+        {"role": "tool", "content": [{"type": "tool_result", "call_id": "c1", "content": [
+            {"type": "text", "text": S},
+            {"type": "tool_result", "call_id": "c0", "content": [{"type": "image"}]}]}]},
+        {"role": "assistant", "content": [{"type": "refusal", "text": S}, {"type": "audio"},
+                                          {"type": "text", "text": "fixed " + S}]},
+        {"role": "user", "content": [{"type": "text", "text": LIVE}]}]}
+
+
+TEMPLATES = {"openai": _openai, "anthropic": _anthropic, "responses": _responses,
+             "neutral": _neutral}
+# ``auto`` runs on every template: detection must never be the weak spot.
+MATRIX = [(format_, name) for name in TEMPLATES for format_ in (name, "auto")]
+
+Path = Tuple[Any, ...]
+# Values with a plain-data deep copy: the request must compare equal afterwards.
+_PLAIN = {"none", "int", "huge_int", "float", "nan", "inf", "bool", "str", "empty_str",
+          "surrogate", "nul", "bytes", "empty_list", "empty_dict", "list_of_none",
+          "list_of_str", "dict_junk", "nested_list", "set"}
+
+
+def positions(value: Any, path: Path = ()) -> Iterator[Path]:
+    """Every position of a JSON-shaped value, the root included."""
+    yield path
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from positions(item, (*path, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from positions(item, (*path, index))
+
+
+def json_path(path: Path) -> str:
+    out = ""
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+def replaced(template: Any, path: Path, value: Any, delete: bool = False) -> Any:
+    if not path:
+        return value
+    parent = template
+    for part in path[:-1]:
+        parent = parent[part]
+    if delete:
+        del parent[path[-1]]
+    else:
+        parent[path[-1]] = value
+    return template
+
+
+def _related(error_path: str, path: Path) -> bool:
+    """The error names the bad value, a container of it, or something inside
+    its container (a sibling: a changed ``type`` makes ``role`` required)."""
+    return (json_path(path).startswith(error_path)
+            or error_path.startswith(json_path(path[:-1])))
+
+
+def _check_mutation(implementation: str, format_: str, name: str, path: Path,
+                    label: str, value: Any, delete: bool = False) -> None:
+    request = replaced(TEMPLATES[name](), path, value, delete)
+    before = TEMPLATES[name]() if label in _PLAIN or delete else None
+    if before is not None:
+        before = replaced(before, path, value, delete)
+    _, error = outcome(implementation, request, format_)
+    where = json_path(path)
+    if error is not None and format_ != "auto":
+        assert _related(error.path, path), (where, label, error.path, error.problem)
+    if before is not None:
+        assert [request] == [before], f"request mutated at {where} ({label})"  # NaN: identity
+
+
+def test_templates_are_valid(implementation: str) -> None:
+    for name, build in TEMPLATES.items():
+        # ``auto`` never picks the neutral format (its tool_result blocks read as Anthropic).
+        for format_ in (name, "auto") if name != "neutral" else (name,):
+            evaluation, error = outcome(implementation, build(), format_)
+            assert error is None, (name, format_, error)
+            assert evaluation is not None and evaluation.format == name
+
+
+@pytest.mark.parametrize(("format_", "name"), MATRIX)
+def test_every_position_every_hostile_value(implementation: str, format_: str,
+                                            name: str) -> None:
+    for path in positions(TEMPLATES[name]()):
+        for label, value in hostile_values().items():
+            try:
+                _check_mutation(implementation, format_, name, path, label, value)
+            except AssertionError as failure:
+                raise AssertionError(f"{format_}/{name} at {json_path(path)!r} <- {label}: "
+                                     f"{failure}") from None
+
+
+@pytest.mark.parametrize(("format_", "name"), MATRIX)
+def test_every_key_deleted(implementation: str, format_: str, name: str) -> None:
+    template = TEMPLATES[name]()
+    for path in positions(template):
+        if not path or isinstance(path[-1], int):
+            continue
+        try:
+            _check_mutation(implementation, format_, name, path, "deleted", None, delete=True)
+        except AssertionError as failure:
+            raise AssertionError(f"{format_}/{name}: deleting {json_path(path)!r}: "
+                                 f"{failure}") from None
+
+
+@pytest.mark.parametrize("format_", FORMATS)
+@pytest.mark.parametrize("label", sorted(hostile_values()))
+def test_hostile_value_as_whole_request(implementation: str, format_: str, label: str) -> None:
+    outcome(implementation, hostile_values()[label], format_)
+
+
+@pytest.mark.parametrize("format_", FORMATS)
+def test_hostile_values_as_every_message(implementation: str, format_: str) -> None:
+    key = "input" if format_ == "responses" else "messages"
+    values = list(hostile_values().values())
+    outcome(implementation, {key: values}, format_)  # every item hostile at once
+    outcome(implementation, values, format_)  # a bare list of them
