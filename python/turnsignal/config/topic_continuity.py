@@ -333,8 +333,12 @@ def _read_section(data: Mapping[Any, Any], key: str, allowed: tuple[str, ...],
 
 
 def _unknown_keys(data: Mapping[Any, Any], allowed: tuple[str, ...], prefix: str) -> list[str]:
-    return [f"unknown key {_go_quote(prefix + str(key))}"
+    return [f"unknown key {_go_quote(prefix + _key_text(key))}"
             for key in data if key not in allowed]
+
+
+def _key_text(key: Any) -> str:
+    return _int_text(key) if isinstance(key, int) else str(key)
 
 
 def _read_number(value: object, field: str, problems: list[str]) -> Optional[float]:
@@ -431,20 +435,29 @@ def _threshold_problem(continuation: float, change: float) -> Optional[str]:
             f" change={format_go_float(change)} continuation={format_go_float(continuation)}")
 
 
+def _int_text(value: int) -> str:
+    """``str(value)``, except for integers too long to print usefully (Python
+    refuses to format more than ~4,300 digits): those are described instead."""
+    if abs(value) < 10**30:
+        return str(value)
+    return f"{'-' if value < 0 else ''}an integer of {value.bit_length()} bits"
+
+
 def _turn_limits_problem(prior: int, turn: int) -> Optional[str]:
     if not PRIOR_TURNS_RANGE[0] <= prior <= PRIOR_TURNS_RANGE[1]:
-        return f"limits.max_prior_turns must be in [1, 32], got {prior}"
+        return f"limits.max_prior_turns must be in [1, 32], got {_int_text(prior)}"
     if not TURN_BYTES_RANGE[0] <= turn <= TURN_BYTES_RANGE[1]:
-        return f"limits.max_turn_bytes must be in [256, 65536], got {turn}"
+        return f"limits.max_turn_bytes must be in [256, 65536], got {_int_text(turn)}"
     return None
 
 
 def _input_limit_problem(input_bytes: int, turn: int) -> Optional[str]:
     if not INPUT_BYTES_RANGE[0] <= input_bytes <= INPUT_BYTES_RANGE[1]:
-        return f"limits.max_input_bytes must be in [1024, 1048576], got {input_bytes}"
+        return ("limits.max_input_bytes must be in [1024, 1048576], got "
+                + _int_text(input_bytes))
     if input_bytes < turn:
-        return (f"limits.max_input_bytes ({input_bytes}) must be at least"
-                f" limits.max_turn_bytes ({turn})")
+        return (f"limits.max_input_bytes ({_int_text(input_bytes)}) must be at least"
+                f" limits.max_turn_bytes ({_int_text(turn)})")
     return None
 
 
