@@ -438,7 +438,7 @@ def _threshold_problem(continuation: float, change: float) -> Optional[str]:
 def _int_text(value: int) -> str:
     """``str(value)``, except for integers too long to print usefully (Python
     refuses to format more than ~4,300 digits): those are described instead."""
-    if abs(value) < 10**30:
+    if value.bit_length() <= 4096:  # about 1,233 digits: always printable
         return str(value)
     return f"{'-' if value < 0 else ''}an integer of {value.bit_length()} bits"
 
