@@ -1,0 +1,41 @@
+"""Replay throughput: 2,000 synthetic log lines (scripts/make_replay_log.py)
+through ``turnsignal.offline.replay`` with one process and with two.
+
+Run: ``pytest benches/bench_replay.py --benchmark-only``. The extra_info
+records the line and bad-line counts, so a run that lost lines cannot pass
+for a fast one. The memory / 100,000-line check is in docs/replay.md.
+"""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from turnsignal.offline.replay import replay
+
+SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "make_replay_log.py"
+LINES, BAD_EVERY = 2000, 250
+
+
+@pytest.fixture(scope="module")
+def log(tmp_path_factory: pytest.TempPathFactory) -> bytes:
+    path = tmp_path_factory.mktemp("replay") / "log.jsonl"
+    subprocess.run([sys.executable, str(SCRIPT), str(path), "--lines", str(LINES),
+                    "--bad-every", str(BAD_EVERY)], check=True)
+    return path.read_bytes()
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_replay(benchmark: Any, implementation: str, log: bytes, jobs: int) -> None:
+    def run() -> Any:
+        return replay(io.BytesIO(log), io.StringIO(), implementation=implementation, jobs=jobs)
+
+    summary = benchmark.pedantic(run, rounds=3, iterations=1)
+    assert summary.lines == LINES and summary.bad_lines == LINES // BAD_EVERY
+    benchmark.extra_info.update(lines=summary.lines, bad_lines=summary.bad_lines,
+                                jobs=jobs)

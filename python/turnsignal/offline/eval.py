@@ -1,0 +1,256 @@
+"""Evaluation on labelled conversations (the shared datasets' case format).
+
+A case is one JSON line::
+
+    {"id": "source:split:dialogue:turn", "messages": [...OpenAI-Chat...],
+     "label": "change"|"continuation", "source": "<source>", "note": "..."}
+
+The last message is the live user turn. Input files are ``*.jsonl`` or
+``*.jsonl.gz``; a directory is searched recursively. Each case is scored by
+one rule of the signal and by the naive Jaccard baseline; the counts are
+grouped by (source, split), the split being the second field of the id, and
+summed per source over all splits (``split == "all"``).
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import time
+from collections import Counter
+from pathlib import Path
+from typing import (
+    Any,
+    Dict,
+    Iterable,
+    Iterator,
+    List,
+    NamedTuple,
+    Optional,
+    Sequence,
+    Tuple,
+    Union,
+)
+
+from turnsignal.config import ConfigSource
+from turnsignal.errors import WireFormatError
+from turnsignal.offline.baseline import baseline_class
+from turnsignal.offline.metrics import CHANGE, LABELS, Confusion, ScoreCounts
+from turnsignal.offline.pool import chunked, ordered_map
+from turnsignal.offline.replay import build_signal
+
+__all__ = [
+    "ALL_SPLITS",
+    "EvalReport",
+    "GroupStats",
+    "Invalid",
+    "Scored",
+    "case_files",
+    "evaluate_dataset",
+    "score_case",
+]
+
+ALL_SPLITS = "all"
+MAX_LISTED_INVALID = 100
+_CHUNK_SIZE = 256
+PathLike = Union[str, "os.PathLike[str]"]
+
+
+class Scored(NamedTuple):
+    """One case, reduced to what the metrics need (no text)."""
+
+    source: str
+    split: str
+    label: str
+    class_: str
+    reason: str
+    combined_score: float
+    baseline_class: str
+    baseline_jaccard: float
+
+
+class Invalid(NamedTuple):
+    file: str
+    line: int
+    problem: str
+
+
+class GroupStats:
+    """Counts of one (source, split) group, for the signal and the baseline."""
+
+    __slots__ = ("baseline", "baseline_scores", "detector", "detector_scores", "reasons")
+
+    def __init__(self) -> None:
+        self.detector = Confusion()
+        self.baseline = Confusion()
+        self.reasons: Counter = Counter()
+        # Change scores: higher means "more likely a change". The signal's
+        # combined_score and the Jaccard are similarities, hence the minus.
+        self.detector_scores = ScoreCounts()
+        self.baseline_scores = ScoreCounts()
+
+    def add(self, case: Scored) -> None:
+        is_change = case.label == CHANGE
+        self.detector.add(case.label, case.class_)
+        self.baseline.add(case.label, case.baseline_class)
+        self.reasons[case.reason] += 1
+        self.detector_scores.add(-case.combined_score, is_change)
+        self.baseline_scores.add(-case.baseline_jaccard, is_change)
+
+    def merge(self, other: GroupStats) -> None:
+        self.detector.merge(other.detector)
+        self.baseline.merge(other.baseline)
+        self.reasons.update(other.reasons)
+        self.detector_scores.merge(other.detector_scores)
+        self.baseline_scores.merge(other.baseline_scores)
+
+
+class EvalReport:
+    """Per-group statistics plus what was evaluated (rule, implementation, files)."""
+
+    def __init__(self, rule: str, implementation: str, files: Sequence[str]) -> None:
+        self.rule = rule
+        self.implementation = implementation
+        self.files = list(files)
+        self.groups: Dict[Tuple[str, str], GroupStats] = {}
+        self.invalid: List[Invalid] = []
+        self.invalid_count = 0
+        self.elapsed_s = 0.0
+
+    def add(self, item: Union[Scored, Invalid]) -> None:
+        if isinstance(item, Invalid):
+            self.invalid_count += 1
+            if len(self.invalid) < MAX_LISTED_INVALID:
+                self.invalid.append(item)
+            return
+        self.groups.setdefault((item.source, item.split), GroupStats()).add(item)
+
+    @property
+    def cases(self) -> int:
+        return sum(group.detector.total for group in self.groups.values())
+
+    def sources(self) -> List[str]:
+        return sorted({source for source, _ in self.groups})
+
+    def source_total(self, source: str) -> GroupStats:
+        """All splits of ``source`` together."""
+        total = GroupStats()
+        for (group_source, _), group in self.groups.items():
+            if group_source == source:
+                total.merge(group)
+        return total
+
+    def rows(self) -> Iterator[Tuple[str, str, GroupStats]]:
+        """Each source's splits (sorted), then its ``all`` row."""
+        for source in self.sources():
+            splits = sorted(split for group_source, split in self.groups if group_source == source)
+            for split in splits:
+                yield source, split, self.groups[(source, split)]
+            yield source, ALL_SPLITS, self.source_total(source)
+
+
+def case_files(paths: Iterable[PathLike]) -> List[Path]:
+    """The case files named by ``paths`` (directories searched recursively, sorted)."""
+    files: List[Path] = []
+    for path in map(Path, paths):
+        if path.is_dir():
+            found = [p for p in path.rglob("*") if p.is_file() and _is_case_file(p)]
+            files.extend(sorted(found))
+        elif path.exists():
+            files.append(path)
+        else:
+            raise FileNotFoundError(f"no such file or directory: {path}")
+    return files
+
+
+def _is_case_file(path: Path) -> bool:
+    return path.name.endswith((".jsonl", ".jsonl.gz"))
+
+
+def _iter_raw(files: Sequence[Path]) -> Iterator[Tuple[str, int, bytes]]:
+    for path in files:
+        opener = gzip.open if path.name.endswith(".gz") else open
+        with opener(path, "rb") as handle:
+            for number, raw in enumerate(handle, 1):
+                if raw.strip():
+                    yield str(path), number, raw
+
+
+def _source_split(case: Dict[str, Any]) -> Tuple[str, str]:
+    parts = str(case.get("id", "")).split(":")
+    source = case.get("source") if isinstance(case.get("source"), str) else parts[0]
+    return source or "?", parts[1] if len(parts) >= 4 else "?"
+
+
+def score_case(signal: Any, rule_index: int, case: Dict[str, Any],
+               format: str = "openai") -> Scored:
+    """Score one parsed case; raises ``ValueError`` (incl. ``WireFormatError``)
+    when it is not a valid case."""
+    messages, label = case.get("messages"), case.get("label")
+    if label not in LABELS:
+        raise ValueError(f"label must be one of {', '.join(LABELS)}")
+    if not isinstance(messages, list) or not messages:
+        raise ValueError("messages must be a non-empty list")
+    result = signal.evaluate({"messages": messages}, format).results[rule_index]
+    base_class, jaccard = baseline_class([m if isinstance(m, dict) else {} for m in messages])
+    source, split = _source_split(case)
+    return Scored(source, split, label, result.class_.value, result.reason.value,
+                  result.features.combined_score, base_class, jaccard)
+
+
+# Worker state: one signal per process, built once by the pool initializer.
+_WORKER: Dict[str, Any] = {}
+
+
+def _init_worker(config: Optional[ConfigSource], implementation: str, rule_index: int,
+                 format: str) -> None:
+    _WORKER.update(signal=build_signal(config, implementation), rule=rule_index,
+                   format=format)
+
+
+def _score_line(file: str, number: int, raw: bytes) -> Union[Scored, Invalid]:
+    try:
+        case = json.loads(raw)
+        if not isinstance(case, dict):
+            raise ValueError("a case must be a JSON object")
+        return score_case(_WORKER["signal"], _WORKER["rule"], case, _WORKER["format"])
+    except WireFormatError as error:
+        return Invalid(file, number, f"WireFormatError: {error}")
+    except ValueError as error:  # includes JSONDecodeError and UnicodeDecodeError
+        problem = error.msg if isinstance(error, json.JSONDecodeError) else str(error)
+        return Invalid(file, number, f"{type(error).__name__}: {problem}")
+
+
+def _score_chunk(chunk: List[Tuple[str, int, bytes]]) -> List[Union[Scored, Invalid]]:
+    return [_score_line(file, number, raw) for file, number, raw in chunk]
+
+
+def _rule_index(signal: Any, rule: Optional[str]) -> int:
+    names = [r.name for r in signal.rules]
+    if rule is None:
+        return 0
+    if rule not in names:
+        raise ValueError(f"no rule named {rule!r}; the configuration has {', '.join(names)}")
+    return names.index(rule)
+
+
+def evaluate_dataset(paths: Iterable[PathLike], *, config: Optional[ConfigSource] = None,
+                     rule: Optional[str] = None, jobs: int = 1,
+                     implementation: Optional[str] = None, format: str = "openai",
+                     ) -> EvalReport:
+    """Score every case under ``paths`` with ``rule`` (default: the first
+    rule of ``config``, or the embedded default rule) and the baseline.
+    Invalid cases are counted and listed, never fatal."""
+    files = case_files(paths)
+    signal = build_signal(config, implementation)
+    index = _rule_index(signal, rule)
+    report = EvalReport(signal.rules[index].name, signal.implementation, [str(f) for f in files])
+    started = time.perf_counter()
+    chunks = chunked(_iter_raw(files), _CHUNK_SIZE)
+    for items in ordered_map(_score_chunk, chunks, jobs=jobs, initializer=_init_worker,
+                             initargs=(config, signal.implementation, index, format)):
+        for item in items:
+            report.add(item)
+    report.elapsed_s = time.perf_counter() - started
+    return report

@@ -1,0 +1,153 @@
+"""Replay: evaluate a JSON-lines log of requests, one result line per input line.
+
+Each input line is a request body in any wire format, or an envelope
+``{"request": ..., "format": ..., "id": ..., "history_available": ...}``
+(all but ``request`` optional). Each output line is
+``{"line": n, "id": ..., "results": [replay record per rule]}`` or, for a
+line that cannot be evaluated, ``{"line": n, "error": "<type>: <message>"}``.
+Messages never quote the line (errors name a position or a JSON path), so the
+output is content-free. Lines are read lazily and evaluated in bounded chunks,
+so memory does not grow with the file.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any, BinaryIO, Callable, Iterator, List, Optional, Tuple
+
+from turnsignal.config import ConfigSource
+from turnsignal.errors import WireFormatError
+from turnsignal.offline.pool import chunked, ordered_map
+from turnsignal.offline.summary import LineResult, ReplaySummary
+from turnsignal.topic_continuity import TopicContinuity
+from turnsignal.wire import FORMATS
+
+__all__ = ["DEFAULT_CHUNK_SIZE", "build_signal", "evaluate_line", "iter_lines", "replay"]
+
+#: Lines per unit of work sent to a worker: large enough to amortise the
+#: inter-process hand-off, small enough to keep memory and latency low.
+DEFAULT_CHUNK_SIZE = 256
+
+ProgressCallback = Callable[[int, int], None]  # (bytes done, lines done) since last call
+_ENVELOPE_KEYS = frozenset({"request", "format", "id", "history_available"})
+
+
+class _BadLine(Exception):
+    """A line that cannot be evaluated; ``str()`` is the content-free message."""
+
+
+def build_signal(config: Optional[ConfigSource],
+                 implementation: Optional[str] = None) -> TopicContinuity:
+    """The embedded default rule, or the rules of ``config``."""
+    if config is None:
+        return TopicContinuity(implementation=implementation)
+    return TopicContinuity.from_config(config, implementation=implementation)
+
+
+def iter_lines(stream: BinaryIO) -> Iterator[Tuple[int, bytes]]:
+    """``(line number from 1, bytes without the line ending)``, lazily."""
+    for number, raw in enumerate(stream, 1):
+        yield number, raw.rstrip(b"\r\n")
+
+
+def _parse(raw: bytes, default_format: str) -> Tuple[Any, str, Any, bool]:
+    """``(request, format, id, history_available)`` of one line."""
+    if not raw.strip():
+        raise _BadLine("JSONDecodeError: empty line")
+    try:
+        value = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as error:
+        raise _BadLine(f"UnicodeDecodeError: invalid UTF-8 at byte {error.start}") from None
+    except json.JSONDecodeError as error:
+        raise _BadLine(f"JSONDecodeError: {error.msg} (column {error.colno})") from None
+    if not (isinstance(value, dict) and "request" in value):
+        return value, default_format, None, True
+    return _unwrap(value, default_format)
+
+
+def _unwrap(envelope: dict, default_format: str) -> Tuple[Any, str, Any, bool]:
+    unknown = sorted(set(envelope) - _ENVELOPE_KEYS)
+    if unknown:
+        # Key names are the user's envelope vocabulary, not conversation text,
+        # but they could be anything: report only how many.
+        raise _BadLine(f"EnvelopeError: {len(unknown)} unknown envelope key(s)")
+    format = envelope.get("format", default_format)
+    if format not in FORMATS:
+        raise _BadLine(f"EnvelopeError: format must be one of {', '.join(FORMATS)}")
+    request_id = envelope.get("id")
+    if request_id is not None and (isinstance(request_id, bool)
+                                   or not isinstance(request_id, (str, int))):
+        raise _BadLine("EnvelopeError: id must be a string, an integer or null")
+    history = envelope.get("history_available", True)
+    if not isinstance(history, bool):
+        raise _BadLine("EnvelopeError: history_available must be a boolean")
+    return envelope["request"], format, request_id, history
+
+
+def evaluate_line(signal: TopicContinuity, number: int, raw: bytes,
+                  default_format: str = "auto") -> LineResult:
+    """Evaluate one line; never raises (a failure becomes an error line)."""
+    try:
+        request, format, request_id, history = _parse(raw, default_format)
+        evaluation = signal.evaluate(request, format, history_available=history)
+    except _BadLine as error:
+        return _error(number, str(error))
+    except WireFormatError as error:
+        return _error(number, f"WireFormatError: {error}")
+    except Exception as error:
+        # The message of an unexpected error might quote the input: type only.
+        return _error(number, f"{type(error).__name__}: unexpected error")
+    output = {"line": number, "id": request_id, "results": evaluation.replay_records()}
+    rules = tuple((r.signal, r.class_.value, r.reason.value, r.coverage.value, r.fallback)
+                  for r in evaluation.results)
+    return LineResult(number, json.dumps(output), None, rules)
+
+
+def _error(number: int, message: str) -> LineResult:
+    return LineResult(number, json.dumps({"line": number, "error": message}), message)
+
+
+# Worker state: one signal per process, built once by the pool initializer.
+_WORKER: dict = {}
+
+
+def _init_worker(config: Optional[ConfigSource], implementation: Optional[str],
+                 default_format: str) -> None:
+    _WORKER["signal"] = build_signal(config, implementation)
+    _WORKER["format"] = default_format
+
+
+def _evaluate_chunk(chunk: List[Tuple[int, bytes]]) -> Tuple[List[LineResult], int]:
+    signal, default_format = _WORKER["signal"], _WORKER["format"]
+    results = [evaluate_line(signal, number, raw, default_format) for number, raw in chunk]
+    # +1 per line for the newline iter_lines removed, so progress matches file size.
+    return results, sum(len(raw) + 1 for _, raw in chunk)
+
+
+def replay(source: BinaryIO, output: Any, *, config: Optional[ConfigSource] = None,
+           format: str = "auto", jobs: int = 1, implementation: Optional[str] = None,
+           chunk_size: int = DEFAULT_CHUNK_SIZE,
+           on_progress: Optional[ProgressCallback] = None) -> ReplaySummary:
+    """Evaluate every line of ``source`` (a binary stream) and write one JSON
+    line per input line to ``output`` (a text stream), in input order, using
+    ``jobs`` processes. Raises ``ConfigError`` for a bad ``config`` before
+    reading anything; bad lines never raise."""
+    if format not in FORMATS:
+        raise ValueError(f"unknown format {format!r}; expected one of {', '.join(FORMATS)}")
+    # Built here first so a configuration error surfaces once, in the caller,
+    # and every worker uses the implementation the parent resolved.
+    implementation = build_signal(config, implementation).implementation
+    summary = ReplaySummary()
+    started = time.perf_counter()
+    chunks = chunked(iter_lines(source), chunk_size)
+    for results, nbytes in ordered_map(_evaluate_chunk, chunks, jobs=jobs,
+                                       initializer=_init_worker,
+                                       initargs=(config, implementation, format)):
+        for result in results:
+            output.write(result.output + "\n")
+            summary.add(result)
+        if on_progress is not None:
+            on_progress(nbytes, len(results))
+    summary.elapsed_s = time.perf_counter() - started
+    return summary

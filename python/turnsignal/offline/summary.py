@@ -1,0 +1,131 @@
+"""What a replay run saw: class, reason and coverage distributions per rule,
+fallback rate, bad lines and throughput. Memory stays bounded: counters, and
+at most ``MAX_LISTED_BAD_LINES`` bad line numbers (the count is always exact)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple
+
+__all__ = ["MAX_LISTED_BAD_LINES", "LineResult", "ReplaySummary", "RuleCounts"]
+
+MAX_LISTED_BAD_LINES = 1000
+
+#: Per rule: (signal, class, reason, coverage, fallback) — content-free.
+RuleTuple = Tuple[str, str, str, str, bool]
+
+
+class LineResult(NamedTuple):
+    """One input line's output line (JSON text) and what the summary needs."""
+
+    line: int
+    output: str
+    error: Optional[str]  # "<type>: <content-free message>" for a bad line
+    rules: Tuple[RuleTuple, ...] = ()
+
+
+class RuleCounts:
+    __slots__ = ("classes", "coverage", "fallback", "reasons", "total")
+
+    def __init__(self) -> None:
+        self.total = 0
+        self.fallback = 0
+        self.classes: Counter = Counter()
+        self.reasons: Counter = Counter()
+        self.coverage: Counter = Counter()
+
+    def add(self, class_: str, reason: str, coverage: str, fallback: bool) -> None:
+        self.total += 1
+        self.fallback += bool(fallback)
+        self.classes[class_] += 1
+        self.reasons[reason] += 1
+        self.coverage[coverage] += 1
+
+    def to_dict(self) -> Dict[str, Any]:
+        return {
+            "evaluations": self.total,
+            "fallback_rate": self.fallback / self.total if self.total else None,
+            "classes": dict(self.classes.most_common()),
+            "reasons": dict(self.reasons.most_common()),
+            "coverage": dict(self.coverage.most_common()),
+        }
+
+
+class ReplaySummary:
+    """Accumulates ``LineResult``s; ``render()`` is the table printed at the end."""
+
+    def __init__(self) -> None:
+        self.lines = 0
+        self.evaluated = 0
+        self.bad_lines = 0
+        self.bad_line_numbers: List[int] = []
+        self.errors: Counter = Counter()  # by error type
+        self.rules: Dict[str, RuleCounts] = {}
+        self.elapsed_s = 0.0
+
+    def add(self, result: LineResult) -> None:
+        self.lines += 1
+        if result.error is not None:
+            self._add_bad(result)
+            return
+        self.evaluated += 1
+        for signal, class_, reason, coverage, fallback in result.rules:
+            self.rules.setdefault(signal, RuleCounts()).add(class_, reason, coverage, fallback)
+
+    def _add_bad(self, result: LineResult) -> None:
+        self.bad_lines += 1
+        self.errors[(result.error or "").split(":", 1)[0]] += 1
+        if len(self.bad_line_numbers) < MAX_LISTED_BAD_LINES:
+            self.bad_line_numbers.append(result.line)
+
+    @property
+    def evaluations_per_second(self) -> Optional[float]:
+        return self.evaluated / self.elapsed_s if self.elapsed_s > 0 else None
+
+    def to_dict(self) -> Dict[str, Any]:
+        return {
+            "lines": self.lines,
+            "evaluated": self.evaluated,
+            "bad_lines": self.bad_lines,
+            "bad_line_numbers": list(self.bad_line_numbers),
+            "errors": dict(self.errors.most_common()),
+            "elapsed_s": self.elapsed_s,
+            "evaluations_per_second": self.evaluations_per_second,
+            "rules": {name: counts.to_dict() for name, counts in self.rules.items()},
+        }
+
+    def render(self) -> str:
+        out = [f"replay: {self.lines} lines, {self.evaluated} evaluated, "
+               f"{self.bad_lines} bad, {self.elapsed_s:.2f} s"
+               + (f", {self.evaluations_per_second:,.0f} evaluations/s"
+                  if self.evaluations_per_second else "")]
+        for name, counts in self.rules.items():
+            out.extend(_render_rule(name, counts))
+        if self.bad_lines:
+            out.append(_render_bad(self))
+        return "\n".join(out)
+
+
+def _table(title: str, counter: Counter, total: int) -> List[str]:
+    width = max([len(key) for key in counter] + [len(title)])
+    rows = [f"  {title:<{width}}  {'count':>9}  {'share':>6}"]
+    rows += [f"  {key:<{width}}  {n:>9}  {n / total:>6.1%}" for key, n in counter.most_common()]
+    return rows
+
+
+def _render_rule(name: str, counts: RuleCounts) -> List[str]:
+    fallback = counts.fallback / counts.total if counts.total else 0.0
+    out = ["", f"rule {name}: {counts.total} evaluations, fallback rate {fallback:.1%}"]
+    for title, counter in (("class", counts.classes), ("reason", counts.reasons),
+                           ("coverage", counts.coverage)):
+        out += _table(title, counter, counts.total)
+    return out
+
+
+def _render_bad(summary: ReplaySummary) -> str:
+    numbers: Sequence[int] = summary.bad_line_numbers
+    listed = ", ".join(str(n) for n in numbers)
+    more = summary.bad_lines - len(numbers)
+    kinds = ", ".join(f"{kind} {n}" for kind, n in summary.errors.most_common())
+    return (f"\nbad lines ({summary.bad_lines}: {kinds}): {listed}"
+            + (f" and {more} more" if more else ""))
