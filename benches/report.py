@@ -11,6 +11,7 @@ all measured in the same run.
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import statistics
 import sys
@@ -93,11 +94,22 @@ def render(table: Dict[str, Dict[str, Dict[str, float]]]) -> str:
     return "\n".join(lines)
 
 
+def _cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as handle:
+            for line in handle:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown CPU"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=1.0, help="time budget per cell")
     args = parser.parse_args()
-    print(f"machine: {platform.machine()}, {platform.processor() or 'cpu'}, "
+    print(f"machine: {platform.machine()}, {_cpu_model()}, {os.cpu_count()} CPUs, "
           f"Python {platform.python_version()}")
     print(render(measure(args.seconds)))
 
