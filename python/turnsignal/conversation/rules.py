@@ -14,6 +14,7 @@ import math
 import numbers
 from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple
 
+from ..config.topic_continuity import yaml_type_name as type_name
 from ..errors import ConfigError, ConfigIssue
 
 __all__ = [
@@ -87,25 +88,6 @@ class ConversationRule(NamedTuple):
 def quote(text: str) -> str:
     """A double-quoted name for messages (like Go's ``%q`` for printable text)."""
     return json.dumps(text, ensure_ascii=False)
-
-
-def type_name(value: object) -> str:
-    """The configuration-language name of a value's type (never the value)."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, numbers.Integral):
-        return "integer"
-    if isinstance(value, numbers.Real):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, Mapping):
-        return "mapping"
-    if isinstance(value, (list, tuple)):
-        return "list"
-    return type(value).__name__
 
 
 def name_problem(value: object) -> Optional[str]:
@@ -285,16 +267,22 @@ def check_rules(located: Sequence[Tuple[str, object]],
         where = _rule_path(path, item)
         problems, rule = _read_rule(item)
         issues.extend(ConfigIssue(where, problem) for problem in problems)
-        name = item.get("name")
-        if name_problem(name) is None:
-            if name in first:
-                issues.append(ConfigIssue(where, f"duplicate name {quote(name)}"
-                                                 f" (first declared at {first[name]})"))
-            else:
-                first[name] = path
+        note_name(item.get("name"), path, where, first, issues)
         if rule is not None:
             rules.append(rule)
     return tuple(rules), issues
+
+
+def note_name(name: Any, path: str, where: str, first: Dict[str, str],
+              issues: List[ConfigIssue]) -> None:
+    """Remember a valid name's first place, or report a later duplicate of it."""
+    if name_problem(name) is not None:
+        return
+    if name in first:
+        issues.append(ConfigIssue(where, f"duplicate name {quote(name)}"
+                                         f" (first declared at {first[name]})"))
+    else:
+        first[name] = path
 
 
 def parse_conversation_rules(value: object, *, path: str = RULES_PATH,

@@ -26,7 +26,7 @@ from typing import (
     Tuple,
 )
 
-from ..conversation.rules import name_problem, quote, type_name, unknown_keys
+from ..conversation.rules import name_problem, note_name, quote, type_name, unknown_keys
 from ..errors import ConfigError, ConfigIssue
 from .model import OPERATORS, Condition, Decision, Node, RuleGroup, freeze
 
@@ -216,13 +216,7 @@ def check_decisions(located: Sequence[Tuple[str, object]], catalog: SignalCatalo
         where = _decision_path(path, item)
         problems, decision = _decision(item, catalog)
         issues.extend(ConfigIssue(where, problem) for problem in problems)
-        name = item.get("name")
-        if name_problem(name) is None:
-            if name in first:
-                issues.append(ConfigIssue(where, f"duplicate name {quote(name)}"
-                                                 f" (first declared at {first[name]})"))
-            else:
-                first[name] = path
+        note_name(item.get("name"), path, where, first, issues)
         if decision is not None:
             decisions.append(decision)
     decisions.sort(key=lambda decision: -decision.priority)  # stable: ties keep order
