@@ -2,10 +2,10 @@
 
 Validation has two layers:
 
-* **structure** — unknown keys and wrong types. Every such problem of a rule is
+* **structure** (``structure.py``) — unknown keys and wrong types. Every such problem of a rule is
   reported; the range checks are then skipped for that rule, because its
   effective values are not known.
-* **ranges** — the spec's checks in the spec's order; only the first failing
+* **ranges** (``ranges.py``) — the spec's checks in the spec's order; only the first failing
   one is reported for a rule (the reference reports one error per rule).
 
 A list reports its list-level problem (more than 8 rules), then every rule's
@@ -14,14 +14,28 @@ problems and duplicate names, all in one ``ConfigError``.
 
 from __future__ import annotations
 
-import math
 import numbers
 from dataclasses import dataclass, fields
 from typing import Any, Mapping, Optional, Sequence
 
-from .._tables import SPACE
 from ..errors import ConfigError, ConfigIssue
-from .gofloat import format_go_float
+from .ranges import (
+    DEFAULT_CHANGE,
+    DEFAULT_CONTINUATION,
+    DEFAULT_MAX_PRIOR_TURNS,
+    DEFAULT_MAX_TURN_BYTES,
+    first_problem,
+    name_problem,
+    range_problem,
+)
+from .structure import (
+    LIMIT_KEYS,
+    THRESHOLD_KEYS,
+    check_type,
+    go_quote,
+    read_structure,
+    yaml_type_name,
+)
 
 __all__ = [
     "DEFAULT_RULE_NAME",
@@ -36,28 +50,6 @@ __all__ = [
 DEFAULT_RULE_NAME = "topic_boundary"
 RULES_PATH = "routing.signals.topic_continuity"
 MAX_RULES = 8
-
-DEFAULT_CONTINUATION = 0.35
-DEFAULT_CHANGE = 0.08
-DEFAULT_MAX_PRIOR_TURNS = 8
-DEFAULT_MAX_TURN_BYTES = 16384
-PRIOR_TURNS_RANGE = (1, 32)
-TURN_BYTES_RANGE = (256, 65536)
-INPUT_BYTES_RANGE = (1024, 1048576)
-
-_RULE_KEYS = ("name", "description", "include_assistant", "thresholds", "limits")
-_THRESHOLD_KEYS = ("continuation", "change")
-_LIMIT_KEYS = ("max_prior_turns", "max_turn_bytes", "max_input_bytes")
-
-# The spec's `space` class (§1) as a str.strip() argument; it is a few dozen
-# code points, so one strip call is the fastest trim available.
-_SPACE_CHARS = "".join(chr(cp) for lo, hi in SPACE for cp in range(lo, hi + 1))
-
-# Go's strconv.Quote escapes, used for the one message that echoes config text.
-_GO_ESCAPES = {
-    "\a": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r",
-    "\t": "\\t", "\v": "\\v", '"': '\\"', "\\": "\\\\",
-}
 
 
 @dataclass(frozen=True)
@@ -132,7 +124,7 @@ class TopicContinuityRule:
         never looks at names)."""
         if _type_problems(self, derive=False):
             return False
-        return _range_problem(self.continuation, self.change, self.max_prior_turns,
+        return range_problem(self.continuation, self.change, self.max_prior_turns,
                               self.max_turn_bytes, self.max_input_bytes) is None
 
     def to_dict(self) -> dict[str, Any]:
@@ -186,25 +178,6 @@ def parse_topic_continuity_rules(
     return tuple(rules)
 
 
-def yaml_type_name(value: object) -> str:
-    """The configuration-language name of a value's type, for messages."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, numbers.Integral):
-        return "integer"
-    if isinstance(value, numbers.Real):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, Mapping):
-        return "mapping"
-    if isinstance(value, Sequence) and not isinstance(value, (bytes, bytearray)):
-        return "list"
-    return type(value).__name__
-
-
 # ---------------------------------------------------------------- one item
 
 def _parse_item(item: object) -> tuple[list[str], Optional[TopicContinuityRule]]:
@@ -216,10 +189,10 @@ def _parse_item(item: object) -> tuple[list[str], Optional[TopicContinuityRule]]
     if not isinstance(item, Mapping):
         return [f"a rule must be a mapping, got {yaml_type_name(item)}"], None
     problems: list[str] = []
-    values = _read_structure(item, problems)
+    values = read_structure(item, problems)
     if problems:
         return problems, None
-    problem = _first_problem(**values)
+    problem = first_problem(**values)
     if problem:
         return [problem], None
     return [], TopicContinuityRule(**_apply_limit_defaults(values))
@@ -244,10 +217,10 @@ def _duplicate_problem(item: object, seen: set[str]) -> Optional[str]:
     """
     name = item.name if isinstance(item, TopicContinuityRule) else (
         item.get("name") if isinstance(item, Mapping) else None)
-    if not isinstance(name, str) or _name_problem(name):
+    if not isinstance(name, str) or name_problem(name):
         return None
     if name in seen:
-        return f"duplicate name {_go_quote(name)}"
+        return f"duplicate name {go_quote(name)}"
     seen.add(name)
     return None
 
@@ -256,7 +229,7 @@ def _instance_problems(rule: TopicContinuityRule, *, derive: bool) -> list[str]:
     problems = _type_problems(rule, derive=derive)
     if problems:
         return problems
-    problem = _first_problem(rule.name, rule.continuation, rule.change, rule.max_prior_turns,
+    problem = first_problem(rule.name, rule.continuation, rule.change, rule.max_prior_turns,
                              rule.max_turn_bytes, rule.max_input_bytes,
                              description=rule.description,
                              include_assistant=rule.include_assistant)
@@ -266,199 +239,23 @@ def _instance_problems(rule: TopicContinuityRule, *, derive: bool) -> list[str]:
 def _type_problems(rule: TopicContinuityRule, *, derive: bool) -> list[str]:
     """Type problems of a rule's effective values (``None`` input bytes = derive)."""
     problems: list[str] = []
-    _check_type(rule.name, str, "name", "a string", problems)
+    check_type(rule.name, str, "name", "a string", problems)
     if rule.description is not None:
-        _check_type(rule.description, str, "description", "a string", problems)
-    _check_type(rule.include_assistant, bool, "include_assistant", "a boolean", problems)
-    for key in _THRESHOLD_KEYS:
-        _check_type(getattr(rule, key), numbers.Real, f"thresholds.{key}", "a number", problems)
-    for key in _LIMIT_KEYS:
+        check_type(rule.description, str, "description", "a string", problems)
+    check_type(rule.include_assistant, bool, "include_assistant", "a boolean", problems)
+    for key in THRESHOLD_KEYS:
+        check_type(getattr(rule, key), numbers.Real, f"thresholds.{key}", "a number", problems)
+    for key in LIMIT_KEYS:
         value = getattr(rule, key)
         if not (derive and key == "max_input_bytes" and value is None):
-            _check_type(value, numbers.Integral, f"limits.{key}", "an integer", problems)
+            check_type(value, numbers.Integral, f"limits.{key}", "an integer", problems)
     return problems
-
-
-def _check_type(value: object, kind: type, field: str, expected: str,
-                problems: list[str]) -> None:
-    # bool is an int subclass in Python, but true/false is never a number here.
-    if (kind is not bool and isinstance(value, bool)) or not isinstance(value, kind):
-        problems.append(f"{field} must be {expected}, got {yaml_type_name(value)}")
 
 
 # ---------------------------------------------------------------- structure
 
-def _read_structure(data: Mapping[Any, Any], problems: list[str]) -> dict[str, Any]:
-    """Type-check a rule mapping and return constructor keyword arguments
-    (defaults applied, limits of 0 or null left as ``None`` = omitted)."""
-    problems.extend(_unknown_keys(data, _RULE_KEYS, ""))
-    values: dict[str, Any] = {"name": _read_name(data.get("name"), problems)}
-    description = data.get("description")
-    if description is not None and not isinstance(description, str):
-        problems.append(f"description must be a string, got {yaml_type_name(description)}")
-    values["description"] = description
-    include = data.get("include_assistant")
-    if include is not None and not isinstance(include, bool):
-        problems.append(f"include_assistant must be a boolean, got {yaml_type_name(include)}")
-    values["include_assistant"] = True if include is None else include
-    thresholds = _read_section(data, "thresholds", _THRESHOLD_KEYS, problems)
-    for key, default in (("continuation", DEFAULT_CONTINUATION), ("change", DEFAULT_CHANGE)):
-        number = _read_number(thresholds.get(key), f"thresholds.{key}", problems)
-        values[key] = default if number is None else number
-    limits = _read_section(data, "limits", _LIMIT_KEYS, problems)
-    for key in _LIMIT_KEYS:
-        values[key] = _read_limit(limits.get(key), f"limits.{key}", problems)
-    return values
-
-
-def _read_name(value: object, problems: list[str]) -> str:
-    if value is None:
-        return ""  # missing or null: the range layer reports "name is required"
-    if not isinstance(value, str):
-        problems.append(f"name must be a string, got {yaml_type_name(value)}")
-        return ""
-    return value
-
-
-def _read_section(data: Mapping[Any, Any], key: str, allowed: tuple[str, ...],
-                  problems: list[str]) -> Mapping[Any, Any]:
-    section = data.get(key)
-    if section is None:
-        return {}
-    if not isinstance(section, Mapping):
-        problems.append(f"{key} must be a mapping, got {yaml_type_name(section)}")
-        return {}
-    problems.extend(_unknown_keys(section, allowed, f"{key}."))
-    return section
-
-
-def _unknown_keys(data: Mapping[Any, Any], allowed: tuple[str, ...], prefix: str) -> list[str]:
-    return [f"unknown key {_go_quote(prefix + _key_text(key))}"
-            for key in data if key not in allowed]
-
-
-def _key_text(key: Any) -> str:
-    return _int_text(key) if isinstance(key, int) else str(key)
-
-
-def _read_number(value: object, field: str, problems: list[str]) -> Optional[float]:
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        problems.append(f"{field} must be a number, got {yaml_type_name(value)}")
-        return None
-    try:
-        return float(value)
-    except OverflowError:
-        # An integer beyond float64 reads as ±Inf, which the range check then
-        # rejects with the usual thresholds message.
-        return math.inf if value > 0 else -math.inf
-
-
-def _read_limit(value: object, field: str, problems: list[str]) -> Optional[int]:
-    """An integer limit; ``None`` when omitted (absent, null or 0).
-
-    A float with an integral value (``40.0``, which YAML and some JSON writers
-    produce) is accepted as that integer; any other float is rejected rather
-    than truncated.
-    """
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        problems.append(f"{field} must be an integer, got {yaml_type_name(value)}")
-        return None
-    if not isinstance(value, numbers.Integral):
-        number = float(value)
-        if not number.is_integer():
-            problems.append(f"{field} must be an integer, got {format_go_float(number)}")
-            return None
-        value = number
-    return int(value) or None
-
 
 # ---------------------------------------------------------------- ranges
-
-def _first_problem(name: str, continuation: float, change: float,
-                   max_prior_turns: Optional[int], max_turn_bytes: Optional[int],
-                   max_input_bytes: Optional[int], **_unused: Any) -> Optional[str]:
-    """The first failing check of §3's order, or ``None``.
-
-    ``None`` limits are omitted (defaults / derived); the negative check runs
-    on the given values before any default is applied.
-    """
-    problem = _name_problem(name)
-    if problem:
-        return problem
-    problem = _threshold_problem(continuation, change)
-    if problem:
-        return problem
-    given = (max_prior_turns, max_turn_bytes, max_input_bytes)
-    if any(limit is not None and limit < 0 for limit in given):
-        return "limits must not be negative"
-    prior = DEFAULT_MAX_PRIOR_TURNS if max_prior_turns is None else max_prior_turns
-    turn = DEFAULT_MAX_TURN_BYTES if max_turn_bytes is None else max_turn_bytes
-    problem = _turn_limits_problem(prior, turn)
-    if problem:
-        return problem
-    if max_input_bytes is None:
-        max_input_bytes = (prior + 1) * turn
-        if max_input_bytes > INPUT_BYTES_RANGE[1]:
-            return ("limits.max_input_bytes derived as (max_prior_turns + 1) * max_turn_bytes"
-                    f" = {max_input_bytes} exceeds {INPUT_BYTES_RANGE[1]};"
-                    " set an explicit limits.max_input_bytes")
-    return _input_limit_problem(max_input_bytes, turn)
-
-
-def _range_problem(continuation: float, change: float, prior: int, turn: int,
-                   input_bytes: int) -> Optional[str]:
-    """The evaluator-level checks on effective values (no name, no deriving)."""
-    return (_threshold_problem(continuation, change)
-            or _turn_limits_problem(prior, turn)
-            or _input_limit_problem(input_bytes, turn))
-
-
-def _name_problem(name: str) -> Optional[str]:
-    trimmed = name.strip(_SPACE_CHARS)
-    if not trimmed:
-        return "name is required"
-    if trimmed != name:
-        return "name must not contain surrounding whitespace"
-    return None
-
-
-def _threshold_problem(continuation: float, change: float) -> Optional[str]:
-    # NaN fails every comparison and ±Inf fails a bound, so this chain is also
-    # the "finite" check.
-    if 0 <= change < continuation < 1:
-        return None
-    return ("thresholds must satisfy 0 <= change < continuation < 1, got"
-            f" change={format_go_float(change)} continuation={format_go_float(continuation)}")
-
-
-def _int_text(value: int) -> str:
-    """``str(value)``, except for integers too long to print usefully (Python
-    refuses to format more than ~4,300 digits): those are described instead."""
-    if value.bit_length() <= 4096:  # about 1,233 digits: always printable
-        return str(value)
-    return f"{'-' if value < 0 else ''}an integer of {value.bit_length()} bits"
-
-
-def _turn_limits_problem(prior: int, turn: int) -> Optional[str]:
-    if not PRIOR_TURNS_RANGE[0] <= prior <= PRIOR_TURNS_RANGE[1]:
-        return f"limits.max_prior_turns must be in [1, 32], got {_int_text(prior)}"
-    if not TURN_BYTES_RANGE[0] <= turn <= TURN_BYTES_RANGE[1]:
-        return f"limits.max_turn_bytes must be in [256, 65536], got {_int_text(turn)}"
-    return None
-
-
-def _input_limit_problem(input_bytes: int, turn: int) -> Optional[str]:
-    if not INPUT_BYTES_RANGE[0] <= input_bytes <= INPUT_BYTES_RANGE[1]:
-        return ("limits.max_input_bytes must be in [1024, 1048576], got "
-                + _int_text(input_bytes))
-    if input_bytes < turn:
-        return (f"limits.max_input_bytes ({_int_text(input_bytes)}) must be at least"
-                f" limits.max_turn_bytes ({_int_text(turn)})")
-    return None
 
 
 def _derive_unchecked(prior: object, turn: object) -> object:
@@ -468,24 +265,3 @@ def _derive_unchecked(prior: object, turn: object) -> object:
         return None  # garbage in: is_valid() will say so
 
 
-def _go_quote(text: str) -> str:
-    """Quote like Go's ``strconv.Quote`` (the reference's ``%q``).
-
-    Python's ``isprintable`` matches Go's ``unicode.IsPrint`` (letters, marks,
-    numbers, punctuation, symbols and the ASCII space) up to the Unicode
-    version of each runtime.
-    """
-    out = []
-    for char in text:
-        code = ord(char)
-        if char in _GO_ESCAPES:
-            out.append(_GO_ESCAPES[char])
-        elif char.isprintable():
-            out.append(char)
-        elif code < 0x20 or code == 0x7F:
-            out.append(f"\\x{code:02x}")
-        elif code < 0x10000:
-            out.append(f"\\u{code:04x}")
-        else:
-            out.append(f"\\U{code:08x}")
-    return '"' + "".join(out) + '"'

@@ -14,7 +14,7 @@ import math
 import numbers
 from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple
 
-from ..config.topic_continuity import yaml_type_name as type_name
+from ..config.structure import yaml_type_name as type_name
 from ..errors import ConfigError, ConfigIssue
 
 __all__ = [

@@ -1,0 +1,159 @@
+"""Reading a rule mapping: unknown keys and wrong types, every problem
+reported. Values come out as constructor arguments (limits of 0 or null left
+as ``None``, meaning omitted)."""
+
+from __future__ import annotations
+
+import math
+import numbers
+from typing import Any, Mapping, Optional, Sequence
+
+from .gofloat import format_go_float
+from .ranges import DEFAULT_CHANGE, DEFAULT_CONTINUATION, int_text
+
+RULE_KEYS = ("name", "description", "include_assistant", "thresholds", "limits")
+THRESHOLD_KEYS = ("continuation", "change")
+LIMIT_KEYS = ("max_prior_turns", "max_turn_bytes", "max_input_bytes")
+
+# Go's strconv.Quote escapes, used for the one message that echoes config text.
+GO_ESCAPES = {
+    "\a": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r",
+    "\t": "\\t", "\v": "\\v", '"': '\\"', "\\": "\\\\",
+}
+
+
+def yaml_type_name(value: object) -> str:
+    """The configuration-language name of a value's type, for messages."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, numbers.Integral):
+        return "integer"
+    if isinstance(value, numbers.Real):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, Mapping):
+        return "mapping"
+    if isinstance(value, Sequence) and not isinstance(value, (bytes, bytearray)):
+        return "list"
+    return type(value).__name__
+
+
+def check_type(value: object, kind: type, field: str, expected: str,
+                problems: list[str]) -> None:
+    # bool is an int subclass in Python, but true/false is never a number here.
+    if (kind is not bool and isinstance(value, bool)) or not isinstance(value, kind):
+        problems.append(f"{field} must be {expected}, got {yaml_type_name(value)}")
+
+
+def read_structure(data: Mapping[Any, Any], problems: list[str]) -> dict[str, Any]:
+    """Type-check a rule mapping and return constructor keyword arguments
+    (defaults applied, limits of 0 or null left as ``None`` = omitted)."""
+    problems.extend(unknown_keys(data, RULE_KEYS, ""))
+    values: dict[str, Any] = {"name": read_name(data.get("name"), problems)}
+    description = data.get("description")
+    if description is not None and not isinstance(description, str):
+        problems.append(f"description must be a string, got {yaml_type_name(description)}")
+    values["description"] = description
+    include = data.get("include_assistant")
+    if include is not None and not isinstance(include, bool):
+        problems.append(f"include_assistant must be a boolean, got {yaml_type_name(include)}")
+    values["include_assistant"] = True if include is None else include
+    thresholds = read_section(data, "thresholds", THRESHOLD_KEYS, problems)
+    for key, default in (("continuation", DEFAULT_CONTINUATION), ("change", DEFAULT_CHANGE)):
+        number = read_number(thresholds.get(key), f"thresholds.{key}", problems)
+        values[key] = default if number is None else number
+    limits = read_section(data, "limits", LIMIT_KEYS, problems)
+    for key in LIMIT_KEYS:
+        values[key] = read_limit(limits.get(key), f"limits.{key}", problems)
+    return values
+
+
+def read_name(value: object, problems: list[str]) -> str:
+    if value is None:
+        return ""  # missing or null: the range layer reports "name is required"
+    if not isinstance(value, str):
+        problems.append(f"name must be a string, got {yaml_type_name(value)}")
+        return ""
+    return value
+
+
+def read_section(data: Mapping[Any, Any], key: str, allowed: tuple[str, ...],
+                  problems: list[str]) -> Mapping[Any, Any]:
+    section = data.get(key)
+    if section is None:
+        return {}
+    if not isinstance(section, Mapping):
+        problems.append(f"{key} must be a mapping, got {yaml_type_name(section)}")
+        return {}
+    problems.extend(unknown_keys(section, allowed, f"{key}."))
+    return section
+
+
+def unknown_keys(data: Mapping[Any, Any], allowed: tuple[str, ...], prefix: str) -> list[str]:
+    return [f"unknown key {go_quote(prefix + key_text(key))}"
+            for key in data if key not in allowed]
+
+
+def key_text(key: Any) -> str:
+    return int_text(key) if isinstance(key, int) else str(key)
+
+
+def read_number(value: object, field: str, problems: list[str]) -> Optional[float]:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        problems.append(f"{field} must be a number, got {yaml_type_name(value)}")
+        return None
+    try:
+        return float(value)
+    except OverflowError:
+        # An integer beyond float64 reads as ±Inf, which the range check then
+        # rejects with the usual thresholds message.
+        return math.inf if value > 0 else -math.inf
+
+
+def read_limit(value: object, field: str, problems: list[str]) -> Optional[int]:
+    """An integer limit; ``None`` when omitted (absent, null or 0).
+
+    A float with an integral value (``40.0``, which YAML and some JSON writers
+    produce) is accepted as that integer; any other float is rejected rather
+    than truncated.
+    """
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        problems.append(f"{field} must be an integer, got {yaml_type_name(value)}")
+        return None
+    if not isinstance(value, numbers.Integral):
+        number = float(value)
+        if not number.is_integer():
+            problems.append(f"{field} must be an integer, got {format_go_float(number)}")
+            return None
+        value = number
+    return int(value) or None
+
+
+def go_quote(text: str) -> str:
+    """Quote like Go's ``strconv.Quote`` (the reference's ``%q``).
+
+    Python's ``isprintable`` matches Go's ``unicode.IsPrint`` (letters, marks,
+    numbers, punctuation, symbols and the ASCII space) up to the Unicode
+    version of each runtime.
+    """
+    out = []
+    for char in text:
+        code = ord(char)
+        if char in GO_ESCAPES:
+            out.append(GO_ESCAPES[char])
+        elif char.isprintable():
+            out.append(char)
+        elif code < 0x20 or code == 0x7F:
+            out.append(f"\\x{code:02x}")
+        elif code < 0x10000:
+            out.append(f"\\u{code:04x}")
+        else:
+            out.append(f"\\U{code:08x}")
+    return '"' + "".join(out) + '"'
