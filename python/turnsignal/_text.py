@@ -9,7 +9,13 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["byte_prefix", "byte_suffix", "clean", "utf8_len"]
+from turnsignal._tables import SPACE
+
+__all__ = ["SPACE_CHARS", "byte_prefix", "byte_suffix", "clean", "is_blank", "utf8_len"]
+
+#: The spec's ``space`` class (§1) as a ``str.strip`` argument (a few dozen
+#: code points: one strip call is the fastest trim there is).
+SPACE_CHARS = "".join(chr(cp) for lo, hi in SPACE for cp in range(lo, hi + 1))
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -26,6 +32,11 @@ def clean(text: str) -> str:
     except UnicodeEncodeError:
         return _SURROGATE.sub("\ufffd", text)
     return text
+
+
+def is_blank(text: str) -> bool:
+    """Only ``space``-class characters (or nothing): Go's ``TrimSpace(s) == ""``."""
+    return not text.strip(SPACE_CHARS)
 
 
 def utf8_len(text: str) -> int:

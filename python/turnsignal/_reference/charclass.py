@@ -30,15 +30,32 @@ def code_points(ranges: Ranges) -> FrozenSet[int]:
 
 
 def subtract(ranges: Ranges, removed: Ranges) -> List[Tuple[int, int]]:
-    """``ranges`` minus ``removed``, as sorted inclusive ranges."""
-    points = code_points(ranges) - code_points(removed)
+    """``ranges`` minus ``removed``, as sorted inclusive ranges (interval
+    arithmetic: the tables hold ~150,000 code points, too many for sets)."""
+    cuts = sorted(removed)
     out: List[Tuple[int, int]] = []
-    for cp in sorted(points):
-        if out and out[-1][1] == cp - 1:
-            out[-1] = (out[-1][0], cp)
+    for lo, hi in sorted(ranges):
+        for cut_lo, cut_hi in cuts:
+            if cut_hi < lo or cut_lo > hi:
+                continue
+            if cut_lo > lo:
+                out.append((lo, cut_lo - 1))
+            lo = cut_hi + 1
+            if lo > hi:
+                break
+        if lo <= hi:
+            out.append((lo, hi))
+    return _merge(out)
+
+
+def _merge(ranges: List[Tuple[int, int]]) -> List[Tuple[int, int]]:
+    merged: List[Tuple[int, int]] = []
+    for lo, hi in sorted(ranges):
+        if merged and lo <= merged[-1][1] + 1:
+            merged[-1] = (merged[-1][0], max(hi, merged[-1][1]))
         else:
-            out.append((cp, cp))
-    return out
+            merged.append((lo, hi))
+    return merged
 
 
 def _escape(cp: int) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from .._tables import SPACE
+from .._text import SPACE_CHARS
 from .gofloat import format_go_float
 
 DEFAULT_CONTINUATION = 0.35
@@ -16,9 +16,6 @@ PRIOR_TURNS_RANGE = (1, 32)
 TURN_BYTES_RANGE = (256, 65536)
 INPUT_BYTES_RANGE = (1024, 1048576)
 
-# The spec's `space` class (§1) as a str.strip() argument; it is a few dozen
-# code points, so one strip call is the fastest trim available.
-SPACE_CHARS = "".join(chr(cp) for lo, hi in SPACE for cp in range(lo, hi + 1))
 
 
 def first_problem(name: str, continuation: float, change: float,

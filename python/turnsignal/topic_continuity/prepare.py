@@ -6,12 +6,9 @@ timed), and no text is read before the byte budget allows it.
 
 from __future__ import annotations
 
-import re
 from typing import List, Optional, Sequence
 
-from turnsignal._reference.charclass import class_pattern
-from turnsignal._tables import SPACE
-from turnsignal._text import byte_prefix, byte_suffix, utf8_len
+from turnsignal._text import byte_prefix, byte_suffix, is_blank, utf8_len
 from turnsignal.model import (
     OPAQUE_TYPES,
     BlockType,
@@ -36,7 +33,6 @@ LIVE_USER = "user"
 LIVE_TOOL = "tool_continuation"
 _TEXT = BlockType.TEXT
 _TOOL_CALL = BlockType.TOOL_CALL
-_BLANK = re.compile(class_pattern(SPACE) + "*")
 
 
 class EvidenceTurn:
@@ -318,7 +314,7 @@ def _opaque_only(message: Message, live: EvidenceTurn) -> bool:
         return False
     if not any(block.type in OPAQUE_TYPES for block in message.content):
         return False
-    return all(_BLANK.fullmatch(segment) for segment in live.user)
+    return all(is_blank(segment) for segment in live.user)
 
 
 def prepare(messages: Sequence[Message], history_available: bool, policy: HistoryPolicy,
