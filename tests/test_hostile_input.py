@@ -23,6 +23,8 @@ from test_hostile_wire_matrix import (
     outcome,
     raising_dict,
 )
+from test_linear_cost import ADVERSARIAL as LIVE_STORMS
+from test_linear_cost import ORDINARY, SIZE
 from turnsignal import ConfigError, Reason, TopicContinuity, WireFormatError
 from turnsignal.wire import _json as wire_json
 
@@ -406,16 +408,9 @@ def test_cancel_from_another_thread_ends_a_long_evaluation(implementation: str) 
 
 # --- bounded cost: prior turns, entities, tool calls ----------------------------------------
 
-SIZE = 60_000
-ORDINARY = ("parse the config_loader output and validateToken in auth.ts " * 2000)[:SIZE]
+# The live-turn storms of test_linear_cost, plus one aimed at the entity cap.
 ADVERSARIAL = {
-    "ascii quotes": (" 'a" * SIZE)[:SIZE],
-    "curly quotes": ("\u2018a" * SIZE)[:SIZE // 2],
-    "unclosed fences": ("```x\n" * SIZE)[:SIZE],
-    "backtick storm": ("`a " * SIZE)[:SIZE],
-    "double quote storm": ('"a\n' * SIZE)[:SIZE],
-    "one long word": "w" * SIZE,
-    "all CJK": ("\u4e2d\u6587" * SIZE)[:SIZE // 3],
+    **LIVE_STORMS,
     "entity storm": " ".join(f"src/m{i}.go v{i}.{i}.{i} fn{i}Name" for i in range(4000))[:SIZE],
 }
 BIG = [{"name": "big", "limits": {"max_prior_turns": 8, "max_turn_bytes": 65536,

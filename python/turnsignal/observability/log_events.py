@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any, Dict, Optional
 
+from turnsignal.observability.replay import replay_record
 from turnsignal.topic_continuity.result import Reason
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -19,6 +20,9 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["EVALUATED_EVENT", "INTERNAL_ERROR_EVENT", "LoggingObserver", "event_fields"]
 
+_SHARED_FIELDS = ("signal", "schema_version", "evaluator_version", "class", "confidence",
+                  "reason", "fallback", "coverage")
+
 EVALUATED_EVENT = "topic_continuity_evaluated"
 INTERNAL_ERROR_EVENT = "topic_continuity_internal_error"
 
@@ -26,22 +30,13 @@ INTERNAL_ERROR_EVENT = "topic_continuity_internal_error"
 def event_fields(outcome: RuleOutcome, request_id: Optional[str] = None) -> Dict[str, Any]:
     """The content-free fields of one rule's log event (``request_id`` only
     when the caller gave one)."""
-    result = outcome.result
+    record = replay_record(outcome)  # the same values, one place that reads results
     fields: Dict[str, Any] = {} if request_id is None else {"request_id": request_id}
-    fields.update({
-        "signal": result.signal,
-        "schema_version": result.schema_version,
-        "evaluator_version": result.evaluator_version,
-        "class": result.class_.value,
-        "confidence": result.confidence,
-        "reason": result.reason.value,
-        "fallback": result.fallback,
-        "coverage": result.coverage.value,
-        "prior_turns": result.features.prior_turns_examined,
-        "input_bytes": result.features.input_bytes,
-        "classify_us": outcome.classify_us,
-        "prepare_extract_us": outcome.prepare_extract_us,
-    })
+    fields.update((key, record[key]) for key in _SHARED_FIELDS)
+    fields["prior_turns"] = record["prior_turns_examined"]  # §12 names it so in logs
+    fields["input_bytes"] = record["input_bytes"]
+    fields["classify_us"] = record["classify_us"]
+    fields["prepare_extract_us"] = record["prepare_extract_us"]
     return fields
 
 
