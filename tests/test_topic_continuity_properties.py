@@ -67,7 +67,7 @@ def test_deterministic_and_key_order_free(implementation: str, messages: list,
 _SCRIPT = """
 import hashlib, json, sys
 sys.path.insert(0, {tests!r})
-from turnsignal import Reason, TopicContinuity
+from turnsignal import TopicContinuity
 from turnsignal.conformance import read_vectors
 digest = hashlib.sha256()
 tc = TopicContinuity(implementation={impl!r})
