@@ -222,10 +222,11 @@ def test_unknown_role_value_is_not_echoed():
 # --- decode's own arguments ------------------------------------------------------------------
 
 @pytest.mark.parametrize("format_", ["", "OpenAI", "chat", "gemini", None, 1])
-def test_unknown_format_is_a_value_error(format_):
-    with pytest.raises(ValueError) as info:
+def test_unknown_format_is_a_wire_format_error(format_):
+    # One error type for everything about what is decoded, a ValueError too.
+    with pytest.raises(WireFormatError) as info:
         decode({"messages": []}, format_)
-    assert not isinstance(info.value, WireFormatError)
+    assert isinstance(info.value, ValueError) and info.value.path == "format"
 
 
 @pytest.mark.parametrize("cap", [0, -1, True, 1.0, "5"])

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Dict, Optional
 
+from ..errors import WireFormatError
 from ..model import Conversation
 from ._common import located
 from .anthropic import decode_anthropic
@@ -50,7 +51,12 @@ def decode(request: object, format: str = "auto", *, tail_messages: Optional[int
     ``skipped`` counts them. Without caps everything is decoded.
     """
     if not isinstance(format, str) or format not in FORMATS:
-        raise ValueError(f"unknown format {format!r}; expected one of {', '.join(FORMATS)}")
+        # A WireFormatError (so a ValueError too): callers that catch the
+        # decoder's one error type also catch a wrong format name.
+        short = isinstance(format, str) and len(format) <= 32
+        shown = repr(format) if short else type(format).__name__
+        raise WireFormatError("format", f"unknown format {shown}; expected one of "
+                              + ", ".join(FORMATS))
     _check_cap("tail_messages", tail_messages)
     _check_cap("tail_blocks", tail_blocks)
     try:
