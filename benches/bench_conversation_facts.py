@@ -11,6 +11,7 @@ from typing import Any, Dict, List
 
 import pytest
 
+from turnsignal import _hotpath
 from turnsignal.conversation import ConversationSignal, compute_facts
 from turnsignal.wire import decode
 
@@ -46,11 +47,15 @@ EXPECTED = {"system_messages": 1, "developer_messages": 0, "user_messages": TURN
             "active_tool_loop": 0, "tool_choice_required": 0, "tool_choice_none": 0}
 
 
-def test_facts_10k_messages(benchmark: Any) -> None:
+@pytest.mark.parametrize("implementation", ["native", "python"])
+def test_facts_10k_messages(benchmark: Any, implementation: str) -> None:
+    if implementation == "native" and not _hotpath.native_available():
+        pytest.skip("native extension not built")
+    module = _hotpath.load(implementation)[1]
     conversation = decode(REQUEST, "openai")
     assert len(conversation.messages) == MESSAGES
     benchmark.group = "conversation_facts"
-    facts = benchmark(compute_facts, conversation)
+    facts = benchmark(compute_facts, conversation, module)
     benchmark.extra_info["facts"] = facts.to_dict()
     assert facts.to_dict() == EXPECTED
 

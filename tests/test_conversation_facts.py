@@ -7,11 +7,27 @@ both implementations, as the router does in production.
 
 from __future__ import annotations
 
-from typing import Any, Dict, Tuple
+import random
+from types import ModuleType
+from typing import Any, Dict, List, NamedTuple, Tuple
 
 import pytest
 
+from turnsignal import _reference
+from turnsignal._reference import count_facts as reference_count_facts
 from turnsignal.conversation import ConversationFacts, compute_facts, tool_choice_flags
+from turnsignal.model import (
+    BlockType,
+    Conversation,
+    Instruction,
+    MediaBlock,
+    Message,
+    OtherBlock,
+    Role,
+    TextBlock,
+    ToolCallBlock,
+    ToolResultBlock,
+)
 from turnsignal.router import Router
 from turnsignal.wire import decode
 
@@ -386,3 +402,91 @@ def test_facts_count_the_whole_request_not_a_tail() -> None:
 def test_to_dict_names_every_fact() -> None:
     assert EXPECTED.to_dict()["tool_definitions"] == 4
     assert set(EXPECTED.to_dict()) == set(ConversationFacts._fields)
+
+
+# ---------------------------------------------------------------- native pass
+
+_ROLES = (Role.USER, Role.ASSISTANT, Role.TOOL, Role.SYSTEM, Role.DEVELOPER)
+_CLASSES = (ToolCallBlock, ToolResultBlock, MediaBlock, TextBlock, OtherBlock, BlockType.IMAGE)
+
+
+class _ForeignBlock(NamedTuple):
+    """A block class the model does not define (read through ``.type``)."""
+
+    note: str
+    type: BlockType
+
+
+def _odd_blocks() -> List[Any]:
+    """Every block shape, including the neutral format's oddities."""
+    result = ToolResultBlock("c", (MediaBlock(BlockType.IMAGE),))
+    return [
+        TextBlock(BlockType.TEXT, "t"), TextBlock(BlockType.REASONING, "r"),
+        MediaBlock(BlockType.IMAGE), MediaBlock(BlockType.AUDIO), MediaBlock(BlockType.FILE),
+        OtherBlock(), ToolCallBlock("c", "n", "{}"), result, ToolResultBlock("d"),
+        # Hand-built values whose ``type`` field says image.
+        TextBlock(BlockType.IMAGE, "x"), ToolCallBlock("c", "n", "", BlockType.IMAGE),
+        ToolResultBlock("c", (), BlockType.IMAGE), OtherBlock(BlockType.IMAGE),
+        _ForeignBlock("f", BlockType.IMAGE), _ForeignBlock("g", BlockType.TEXT),
+    ]
+
+
+def _random_messages(rng: random.Random, count: int) -> Tuple[Message, ...]:
+    blocks = _odd_blocks()
+    return tuple(Message(rng.choice(_ROLES),
+                         tuple(rng.choice(blocks) for _ in range(rng.randrange(5))))
+                 for _ in range(count))
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_count_facts_matches_the_reference(seed: int, hotpath: ModuleType) -> None:
+    messages = _random_messages(random.Random(seed), 2_000)
+    expected = reference_count_facts(messages, _ROLES, _CLASSES)
+    assert hotpath.count_facts(messages, _ROLES, _CLASSES) == expected
+    conversation = Conversation(messages, instructions=(Instruction(Role.SYSTEM),))
+    assert compute_facts(conversation, hotpath) == compute_facts(conversation, _reference)
+    # Sanity: every kind of count occurs.
+    assert all(expected), expected
+
+
+def test_count_facts_oddities_by_hand(hotpath: ModuleType) -> None:
+    call, result = ToolCallBlock("c", "n", "{}"), ToolResultBlock("c")
+    image = MediaBlock(BlockType.IMAGE)
+    messages = (
+        Message(Role.SYSTEM, (result,)), Message(Role.DEVELOPER, ()),
+        Message(Role.USER, (call, result, image, ToolResultBlock("c", (image,)))),
+        Message(Role.ASSISTANT, (call, result, image, call)),
+        Message(Role.TOOL, (call, result, image)),
+        Message(Role.USER, (TextBlock(BlockType.TEXT, "t"), _ForeignBlock("f", BlockType.IMAGE),
+                            ToolCallBlock("c", "n", "", BlockType.IMAGE))),
+    )
+    # users, assistants, tools, systems, developers, calls, results, images
+    assert hotpath.count_facts(messages, _ROLES, _CLASSES) == (2, 1, 1, 1, 1, 2, 5, 3)
+    assert hotpath.count_facts((), _ROLES, _CLASSES) == (0,) * 8
+
+
+@pytest.mark.parametrize("messages", [
+    [Message(Role.USER, ())],                                # a list, not a tuple
+    (Message(Role.USER, [MediaBlock(BlockType.IMAGE)]),),    # list content
+    (Message("system", ()),),                                # a role that is no Role member
+])
+def test_unexpected_shapes_fall_back_to_the_reference(messages: Any, hotpath: ModuleType) -> None:
+    if hotpath is not _reference:
+        with pytest.raises(TypeError):
+            hotpath.count_facts(messages, _ROLES, _CLASSES)
+    conversation = Conversation(messages)
+    assert compute_facts(conversation, hotpath) == compute_facts(conversation, _reference)
+
+
+def test_malformed_messages_raise_like_the_reference(hotpath: ModuleType) -> None:
+    # Not a (role, content) pair: the reference's unpacking error, in both.
+    with pytest.raises(ValueError):
+        compute_facts(Conversation((("user",),)), hotpath)  # type: ignore[arg-type]
+
+
+def test_plain_string_roles_count_like_the_reference(hotpath: ModuleType) -> None:
+    # The reference keys system/developer counts by equality ("system" ==
+    # Role.SYSTEM); the native pass declines such roles and the reference runs.
+    conversation = Conversation((Message("system", ()), Message(Role.SYSTEM, ())),
+                                instructions=(Instruction(Role.SYSTEM),))
+    assert compute_facts(conversation, hotpath).system_messages == 3

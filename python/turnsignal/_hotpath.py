@@ -64,6 +64,19 @@ class HotPath(Protocol):
         """(strong_reference, weak_reference, acknowledgement, change_marker,
         marker_ambiguous) of the live segments (spec §6.8)."""
 
+    # -- the conversation facts (turnsignal.conversation.facts) --------------
+    def count_facts(self, messages: Sequence[Any], roles: Tuple[Any, ...],
+                    classes: Tuple[Any, ...]) -> Tuple[int, int, int, int, int, int, int, int]:
+        """(users, assistants, tools, systems, developers, calls, results,
+        images) of the neutral messages: tool calls count in assistant messages
+        only, tool results (one per block) in any message, images at the top
+        level of user messages only. ``roles`` is (Role.USER, ASSISTANT, TOOL,
+        SYSTEM, DEVELOPER), ``classes`` is (ToolCallBlock, ToolResultBlock,
+        MediaBlock, TextBlock, OtherBlock, BlockType.IMAGE), compared by
+        identity. The native one raises TypeError on any input shape it does
+        not handle (the caller then runs the reference, which defines the
+        result)."""
+
     # -- primitives, exposed for the differential tests ----------------------
     def lowercase(self, text: str) -> str: ...
 

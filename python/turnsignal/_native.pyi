@@ -6,7 +6,7 @@ the input are read as U+FFFD (spec §1). Large inputs are processed with the
 GIL released. A Rust panic never crosses into Python: it raises NativeError.
 """
 
-from typing import List, Sequence, Tuple, final
+from typing import Any, List, Sequence, Tuple, final
 
 __version__: str
 BUILD_PROFILE: str  # "release" or "debug"
@@ -69,3 +69,14 @@ def score_prior(
     containment(L, term_set(segments)); entity = containment(E, P) or 0.0 when
     E is empty, with P = entity_set(segments, tool_names); capped = P was capped
     (computed even when E is empty)."""
+
+def count_facts(
+    messages: Sequence[Any], roles: Tuple[Any, ...], classes: Tuple[Any, ...]
+) -> Tuple[int, int, int, int, int, int, int, int]:
+    """(users, assistants, tools, systems, developers, calls, results, images)
+    of the neutral messages (spec conversation.md, "Facts"). ``roles`` is
+    (Role.USER, ASSISTANT, TOOL, SYSTEM, DEVELOPER), ``classes`` is
+    (ToolCallBlock, ToolResultBlock, MediaBlock, TextBlock, OtherBlock,
+    BlockType.IMAGE); both are compared by identity. Raises TypeError on any
+    input shape it does not handle (not tuples, a role that is no Role member);
+    the caller then runs ``turnsignal._reference.count_facts``."""

@@ -24,6 +24,7 @@ from typing import (
     Union,
 )
 
+from . import _hotpath
 from ._routing_document import RoutingDocument, load_document
 from .config import TopicContinuityRule, parse_topic_continuity_rules
 from .conversation import ConversationFacts, ConversationSignal, compute_facts
@@ -187,8 +188,8 @@ class Router:
     reported in one ``ConfigError``. Instances are immutable and thread-safe.
     """
 
-    __slots__ = ("conversation", "decisions", "external_types", "observers", "routing",
-                 "topic_continuity")
+    __slots__ = ("_hotpath", "conversation", "decisions", "external_types", "observers",
+                 "routing", "topic_continuity")
 
     def __init__(self, source: RouterSource, *, implementation: Optional[str] = None,
                  observers: Optional[Iterable[Any]] = None,
@@ -198,6 +199,8 @@ class Router:
         self.observers = as_tuple(observers)
         self.topic_continuity = TopicContinuity(parts.topic_rules, implementation=implementation,
                                                 observers=self.observers)
+        # The facts' counting pass runs in the same implementation.
+        self._hotpath = _hotpath.load(self.topic_continuity.implementation)[1]
         self.conversation = ConversationSignal(parts.conversation)
         self.decisions: Tuple[Decision, ...] = parts.decisions
         #: The merged routing document (read-only view; fragments concatenated).
@@ -232,7 +235,7 @@ class Router:
         check_arguments(history_available, deadline, cancel)
         external = external_sets(external_matches)
         conversation = decode(request, format)  # whole request: facts count everything
-        facts = compute_facts(conversation)
+        facts = compute_facts(conversation, self._hotpath)
         topic = self.topic_continuity.evaluate_messages(
             conversation.messages,
             history_available=history_available and conversation.history_available,

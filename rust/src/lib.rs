@@ -21,6 +21,8 @@ pub mod terms;
 
 #[cfg(feature = "python")]
 mod python;
+#[cfg(feature = "python")]
+mod python_facts;
 
 pub use charclass::lowercase;
 pub use entities::{entities, entity_set};

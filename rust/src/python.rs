@@ -103,7 +103,7 @@ fn strs<'a>(held: &'a [Held<'_>]) -> Vec<&'a str> {
     held.iter().map(Held::as_str).collect()
 }
 
-fn panic_message(e: Box<dyn std::any::Any + Send>) -> String {
+pub(crate) fn panic_message(e: Box<dyn std::any::Any + Send>) -> String {
     let what = if let Some(s) = e.downcast_ref::<&str>() {
         (*s).to_owned()
     } else if let Some(s) = e.downcast_ref::<String>() {
@@ -297,5 +297,6 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(phrase_flags, m)?)?;
     m.add_function(wrap_pyfunction!(analyze_live, m)?)?;
     m.add_function(wrap_pyfunction!(score_prior, m)?)?;
+    m.add_function(wrap_pyfunction!(crate::python_facts::count_facts, m)?)?;
     Ok(())
 }

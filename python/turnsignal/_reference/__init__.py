@@ -13,6 +13,7 @@ from typing import List, Sequence, Tuple
 from turnsignal._reference import masking, phrases
 from turnsignal._reference.charclass import lowercase
 from turnsignal._reference.entities import segment_entities
+from turnsignal._reference.facts import count_facts
 from turnsignal._reference.scoring import LiveTurn, analyze_live, prose_term_count, score_prior
 from turnsignal._reference.terms import term_set as _term_set
 from turnsignal._reference.terms import terms
@@ -20,6 +21,7 @@ from turnsignal._reference.terms import terms
 __all__ = [
     "LiveTurn",
     "analyze_live",
+    "count_facts",
     "entities",
     "lowercase",
     "masked_ranges",

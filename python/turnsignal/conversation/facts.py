@@ -4,18 +4,32 @@ One pass over the neutral messages, no text read: only roles, block types and
 the request-level tool count and tool choice. The facts are the same for the
 same conversation in every wire format (except that OpenAI Responses sends
 each function call and reasoning item as its own assistant message).
+
+The per-message pass is ``count_facts`` of the hot-path module (the Rust core
+or the pure-Python reference, ``turnsignal._hotpath``); the rest is here.
 """
 
 from __future__ import annotations
 
+from types import ModuleType
 from typing import Any, Dict, Mapping, NamedTuple, Optional, Sequence, Tuple
 
-from ..model import BlockType, Conversation, Message, Role, ToolCallBlock, ToolResultBlock
+from .. import _hotpath
+from ..model import (
+    BlockType,
+    Conversation,
+    MediaBlock,
+    Message,
+    OtherBlock,
+    Role,
+    TextBlock,
+    ToolCallBlock,
+    ToolResultBlock,
+)
 
 __all__ = ["ConversationFacts", "compute_facts", "tool_choice_flags"]
 
-_USER, _ASSISTANT, _TOOL = Role.USER, Role.ASSISTANT, Role.TOOL
-_IMAGE = BlockType.IMAGE
+_USER, _TOOL = Role.USER, Role.TOOL
 
 
 class ConversationFacts(NamedTuple):
@@ -110,74 +124,66 @@ def tool_choice_flags(value: Any) -> Tuple[int, int]:
     return int(kind == "required"), int(kind == "none")
 
 
-class _Scan(NamedTuple):
-    users: int
-    assistants: int
-    tools: int
-    others: Dict[Role, int]  # system and developer messages
-    calls: int
-    results: int
-    images: int
+#: What ``count_facts`` compares against, by identity (see ``turnsignal._hotpath``).
+_ROLES = (Role.USER, Role.ASSISTANT, Role.TOOL, Role.SYSTEM, Role.DEVELOPER)
+_CLASSES = (ToolCallBlock, ToolResultBlock, MediaBlock, TextBlock, OtherBlock, BlockType.IMAGE)
+
+_default_hotpath: Optional[ModuleType] = None
 
 
-def _scan(messages: Sequence[Message]) -> _Scan:
-    """The per-message counts, in one loop.
+def _hotpath_module() -> ModuleType:
+    """The environment's hot-path module, chosen on first use (not at import:
+    choosing may warn that the native extension is missing)."""
+    global _default_hotpath
+    if _default_hotpath is None:
+        _default_hotpath = _hotpath.load()[1]
+    return _default_hotpath
 
-    This loop is the whole cost of the facts on a long request, so it is kept
-    flat: plain local counters (no per-message dict update), identity tests on
-    roles and block classes, the common roles first.
+
+def _count(messages: Sequence[Message], hotpath: ModuleType) -> Tuple[int, ...]:
+    """``(users, assistants, tools, systems, developers, calls, results, images)``.
+
+    The native pass raises ``TypeError`` on any input shape it does not
+    handle; the reference loop then defines the result (or the error).
     """
-    users = assistants = tools = calls = results = images = 0
-    others: Dict[Role, int] = {}
-    for role, content in messages:
-        if role is _ASSISTANT:
-            assistants += 1
-            for block in content:
-                kind = type(block)
-                if kind is ToolCallBlock:
-                    calls += 1
-                elif kind is ToolResultBlock:
-                    results += 1
-        elif role is _USER:
-            users += 1
-            for block in content:
-                if block.type is _IMAGE:
-                    images += 1
-                elif type(block) is ToolResultBlock:
-                    results += 1
-        else:
-            if role is _TOOL:
-                tools += 1
-            else:
-                others[role] = others.get(role, 0) + 1
-            for block in content:
-                if type(block) is ToolResultBlock:
-                    results += 1
-    return _Scan(users, assistants, tools, others, calls, results, images)
+    count = getattr(hotpath, "count_facts", None)
+    if count is not None:
+        try:
+            return count(messages, _ROLES, _CLASSES)  # type: ignore[no-any-return]
+        except TypeError:
+            pass
+    from .._reference.facts import count_facts
+
+    return count_facts(messages, _ROLES, _CLASSES)
 
 
-def compute_facts(conversation: Conversation) -> ConversationFacts:
+def compute_facts(conversation: Conversation,
+                  hotpath: Optional[ModuleType] = None) -> ConversationFacts:
     """The facts of a decoded request, in one pass over its messages.
 
     Decode without tail limits first (``decode(request)``): facts count the
-    whole request, not the window topic continuity reads.
+    whole request, not the window topic continuity reads. ``hotpath`` is the
+    implementation module (``turnsignal._native`` or ``turnsignal._reference``)
+    running the pass; ``None`` means the environment's choice
+    (``turnsignal._hotpath.load()``). Both give identical facts.
     """
-    scan = _scan(conversation.messages)
-    others = dict(scan.others)
+    users, assistants, tools, systems, developers, calls, results, images = _count(
+        conversation.messages, _hotpath_module() if hotpath is None else hotpath)
+    others: Dict[Any, int] = {Role.SYSTEM: systems, Role.DEVELOPER: developers}
     for instruction in conversation.instructions:
         others[instruction.role] = others.get(instruction.role, 0) + 1
     required, none = tool_choice_flags(conversation.tool_choice)
     return ConversationFacts(
         system_messages=others.get(Role.SYSTEM, 0),
         developer_messages=others.get(Role.DEVELOPER, 0),
-        user_messages=scan.users,
-        assistant_messages=scan.assistants,
-        tool_messages=scan.tools,
+        user_messages=users,
+        assistant_messages=assistants,
+        tool_messages=tools,
         tool_definitions=conversation.tools,
-        assistant_tool_calls=scan.calls,
-        assistant_tool_cycles=scan.results,
-        images=scan.images,
-        active_tool_loop=_active_tool_loop(conversation.messages, scan.calls, scan.results),
+        assistant_tool_calls=calls,
+        assistant_tool_cycles=results,
+        images=images,
+        active_tool_loop=_active_tool_loop(conversation.messages, calls, results),
         tool_choice_required=required,
         tool_choice_none=none,
     )
