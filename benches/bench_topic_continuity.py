@@ -3,7 +3,7 @@ real conversations with decoding included (see bench_real_conversations.py)."""
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional
+from typing import Any, List
 
 import pytest
 from workloads import (
@@ -36,6 +36,3 @@ def test_topic_continuity(benchmark: Any, implementation: str, case: str) -> Non
     benchmark.extra_info["reasons"] = sorted(set(reasons))
     assert set(reasons) == {expected_reason}, reasons
 
-
-def _first(evaluation: Any) -> Optional[Dict[str, Any]]:
-    return evaluation.results[0].to_dict() if evaluation.results else None
