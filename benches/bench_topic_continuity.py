@@ -6,29 +6,17 @@ from __future__ import annotations
 from typing import Any, List
 
 import pytest
-from workloads import (
-    ADVERSARIAL_QUOTES,
-    ADVERSARIAL_RULE,
-    DEFAULT_LIMITS,
-    MAXIMUM_LIMITS,
-    MAXIMUM_RULE,
-    eight_rules,
-)
+from workloads import WORKLOADS
 
 from turnsignal import TopicContinuity
 
-CASES = {
-    "a_default_limits": (DEFAULT_LIMITS, None, "continuation_entity_overlap"),
-    "b_maximum_limits": (MAXIMUM_LIMITS, MAXIMUM_RULE, "continuation_entity_overlap"),
-    "c_adversarial_quotes": (ADVERSARIAL_QUOTES, ADVERSARIAL_RULE, "unknown_insufficient_text"),
-    "d_eight_rules_one_policy": (DEFAULT_LIMITS, eight_rules(1), "continuation_entity_overlap"),
-    "d_eight_rules_eight_policies": (DEFAULT_LIMITS, eight_rules(8), "continuation_entity_overlap"),
-}
+CASES = {workload.key: workload for workload in WORKLOADS}
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_topic_continuity(benchmark: Any, implementation: str, case: str) -> None:
-    request, rules, expected_reason = CASES[case]
+    request, rules, expected_reason = (CASES[case].request, CASES[case].rules,
+                                       CASES[case].expected_reason)
     tc = TopicContinuity(rules, implementation=implementation)
     benchmark.group = case
     evaluation = benchmark(tc.evaluate, request, "neutral")

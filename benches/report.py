@@ -18,30 +18,14 @@ import sys
 import time
 from functools import partial
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from datasets import real_requests
-from workloads import (
-    ADVERSARIAL_QUOTES,
-    ADVERSARIAL_RULE,
-    DEFAULT_LIMITS,
-    MAXIMUM_LIMITS,
-    MAXIMUM_RULE,
-    eight_rules,
-)
+from workloads import WORKLOADS
 
 from turnsignal import TopicContinuity
-
-# (name, request, rules, Go reference µs, target µs)
-WORKLOADS: List[Tuple[str, Any, Optional[list], float, float]] = [
-    ("(a) default limits, 12 × 8 KiB exchanges", DEFAULT_LIMITS, None, 4300, 430),
-    ("(b) maximum limits, 40 × 16 KiB exchanges", MAXIMUM_LIMITS, MAXIMUM_RULE, 26000, 2600),
-    ("(c) adversarial quotes, 64 KiB live turn", ADVERSARIAL_QUOTES, ADVERSARIAL_RULE, 10700, 1100),
-    ("(d) eight rules, one policy", DEFAULT_LIMITS, eight_rules(1), 450, 45),
-    ("(d) eight rules, eight policies", DEFAULT_LIMITS, eight_rules(8), 16200, 1600),
-]
 
 
 def _samples(fn: Callable[[], Any], budget_s: float, minimum: int = 5) -> List[float]:
@@ -56,7 +40,8 @@ def _samples(fn: Callable[[], Any], budget_s: float, minimum: int = 5) -> List[f
 
 def measure(budget_s: float) -> Dict[str, Dict[str, Dict[str, float]]]:
     table: Dict[str, Dict[str, Dict[str, float]]] = {}
-    for name, request, rules, _, _ in WORKLOADS:
+    for workload in WORKLOADS:
+        name, request, rules = workload.title, workload.request, workload.rules
         table[name] = {}
         for impl in ("native", "python"):
             tc = TopicContinuity(rules, implementation=impl)
@@ -81,7 +66,7 @@ def measure(budget_s: float) -> Dict[str, Dict[str, Dict[str, float]]]:
 
 
 def render(table: Dict[str, Dict[str, Dict[str, float]]]) -> str:
-    targets = {name: (go, target) for name, _, _, go, target in WORKLOADS}
+    targets = {w.title: (w.go_us, w.target_us) for w in WORKLOADS}
     lines = ["| workload | Go reference | target | native (median) | Python (median) "
              "| Python / native | target met |", "|---|---|---|---|---|---|---|"]
     for name, row in table.items():

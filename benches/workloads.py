@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Dict, List
+from typing import Any, Dict, List, NamedTuple, Optional
 
 SENTENCE = "parse the config_loader output and validateToken in auth.ts "
 LIVE = "Now update validateToken in auth.ts to log failures"
@@ -38,3 +38,30 @@ ADVERSARIAL_RULE = [{"name": "adv", "limits": {"max_prior_turns": 2, "max_turn_b
 def eight_rules(distinct_policies: int) -> List[Dict[str, Any]]:                 # (d)
     return [{"name": f"r{i}", "limits": {"max_prior_turns": 1 + i % distinct_policies}}
             for i in range(8)]
+
+
+class Workload(NamedTuple):
+    """One row of issue 3's table: the input, what it must evaluate to, and
+    the Go reference's time with the ten-times-faster target (µs)."""
+
+    key: str
+    title: str
+    request: Dict[str, Any]
+    rules: Optional[List[Dict[str, Any]]]
+    expected_reason: str
+    go_us: float
+    target_us: float
+
+
+WORKLOADS = [
+    Workload("a_default_limits", "(a) default limits, 12 × 8 KiB exchanges", DEFAULT_LIMITS,
+             None, "continuation_entity_overlap", 4300, 430),
+    Workload("b_maximum_limits", "(b) maximum limits, 40 × 16 KiB exchanges", MAXIMUM_LIMITS,
+             MAXIMUM_RULE, "continuation_entity_overlap", 26000, 2600),
+    Workload("c_adversarial_quotes", "(c) adversarial quotes, 64 KiB live turn",
+             ADVERSARIAL_QUOTES, ADVERSARIAL_RULE, "unknown_insufficient_text", 10700, 1100),
+    Workload("d_eight_rules_one_policy", "(d) eight rules, one policy", DEFAULT_LIMITS,
+             eight_rules(1), "continuation_entity_overlap", 450, 45),
+    Workload("d_eight_rules_eight_policies", "(d) eight rules, eight policies", DEFAULT_LIMITS,
+             eight_rules(8), "continuation_entity_overlap", 16200, 1600),
+]
