@@ -8,12 +8,10 @@ from typing import Any
 import pytest
 
 from turnsignal.topic_continuity.classify import classify
-from turnsignal.topic_continuity.extract import Extraction
-from turnsignal.topic_continuity.policy import HistoryPolicy
-from turnsignal.topic_continuity.prepare import LIVE_TOOL, LIVE_USER, Preparation
-from turnsignal.topic_continuity.result import Class, Coverage, Features, Reason
+from turnsignal.topic_continuity.result import Class, Coverage, Features, Reason, Scope
+from turnsignal.topic_continuity.walk import LIVE_TOOL, LIVE_USER, Evidence
 
-POLICY = HistoryPolicy(8, 16384, 147456, True)
+SCOPE = Scope(True)
 # A self-contained live turn with no overlap at all: row 12 unless something earlier wins.
 BASE = dict(live_terms=6, live_prose_terms=6)
 
@@ -21,10 +19,8 @@ BASE = dict(live_terms=6, live_prose_terms=6)
 def decide(coverage: Coverage = Coverage.FULL, live_kind: str = LIVE_USER,
            opaque: bool = False, continuation: float = 0.35, change: float = 0.08,
            **features: Any):
-    prepared = Preparation(POLICY)
-    prepared.live_kind, prepared.live_opaque_only = live_kind, opaque
-    x = Extraction(Features(**{**BASE, **features}), coverage, False, None)
-    return classify("r", continuation, change, prepared, x)
+    x = Evidence(None, coverage, SCOPE, Features(**{**BASE, **features}), live_kind, opaque, 0)
+    return classify("r", continuation, change, x)
 
 
 def test_row1_tool_exchange_beats_everything() -> None:
@@ -111,8 +107,7 @@ def test_row13_inconclusive_between_thresholds() -> None:
 
 
 def test_terminal_status_keeps_coverage_and_zero_features() -> None:
-    prepared = Preparation(POLICY)
-    x = Extraction(Features(), Coverage.FULL, False, Reason.NO_PRIOR_TURN)
-    result = classify("r", 0.35, 0.08, prepared, x)
+    x = Evidence(Reason.NO_PRIOR_TURN, Coverage.FULL, SCOPE, Features(), LIVE_USER, False, 0)
+    result = classify("r", 0.35, 0.08, x)
     assert (result.reason, result.coverage, result.features) == (
         Reason.NO_PRIOR_TURN, Coverage.FULL, Features())

@@ -8,7 +8,9 @@ feed the decisions. The first matched decision (highest priority) is the route.
 
 from __future__ import annotations
 
+import logging
 import os
+import time
 from types import MappingProxyType
 from typing import (
     AbstractSet,
@@ -27,7 +29,7 @@ from typing import (
 from . import _hotpath
 from ._routing_document import RoutingDocument, load_document
 from .config import TopicContinuityRule, parse_topic_continuity_rules
-from .conversation import ConversationFacts, ConversationSignal, compute_facts
+from .conversation import ConversationFacts, ConversationSignal
 from .conversation.rules import ConversationRule, check_rules, name_problem, quote
 from .conversation.signal import ConversationResults
 from .decisions import (
@@ -39,13 +41,16 @@ from .decisions import (
     evaluate_decisions,
     external_sets,
 )
-from .errors import ConfigError, ConfigIssue
+from .errors import ConfigError, ConfigIssue, WireFormatError
 from .observers import as_tuple, notify
-from .topic_continuity import TopicContinuity, TopicContinuityEvaluation
+from .topic_continuity import Reason, TopicContinuity, TopicContinuityEvaluation
 from .topic_continuity.checkpoint import CancelToken, check_arguments
-from .wire import decode
+from .topic_continuity.evaluate import fallback_run
+from .wire import check_format
 
 __all__ = ["Router", "RouterEvaluation"]
+
+_log = logging.getLogger("turnsignal")
 
 RouterSource = Union[str, "os.PathLike[str]", Mapping[str, Any],
                      Sequence[Union[str, "os.PathLike[str]"]]]
@@ -56,18 +61,25 @@ class RouterEvaluation:
     ``TopicContinuityEvaluation``), ``facts``, ``conversation`` (every rule's
     ``ConversationRuleResult(name, value, matched)``, also by name) and
     ``decisions`` (every matched ``DecisionMatch``, highest priority first).
-    Holds no request content."""
+    Holds no request content.
 
-    __slots__ = ("conversation", "decisions", "facts", "format", "topic_continuity")
+    ``cancelled`` is true when the deadline passed (or ``cancel`` was set)
+    before the request's facts were counted: then every topic-continuity
+    result is ``unknown_cancelled``, the facts are all zero and meaningless,
+    and no conversation rule or decision was evaluated (``route`` is None)."""
+
+    __slots__ = ("cancelled", "conversation", "decisions", "facts", "format",
+                 "topic_continuity")
 
     def __init__(self, topic_continuity: TopicContinuityEvaluation, facts: ConversationFacts,
                  conversation: ConversationResults, decisions: Tuple[DecisionMatch, ...],
-                 format: str) -> None:
+                 format: Optional[str], cancelled: bool = False) -> None:
         self.topic_continuity = topic_continuity
         self.facts = facts
         self.conversation = conversation
         self.decisions = decisions
         self.format = format
+        self.cancelled = cancelled
 
     @property
     def route(self) -> Optional[DecisionMatch]:
@@ -78,6 +90,7 @@ class RouterEvaluation:
         route = self.route
         return {
             "format": self.format,
+            "cancelled": self.cancelled,
             "topic_continuity": self.topic_continuity.to_dict(),
             "facts": self.facts.to_dict(),
             "conversation": [result.to_dict() for result in self.conversation],
@@ -87,7 +100,8 @@ class RouterEvaluation:
 
     def __repr__(self) -> str:
         route = self.route.name if self.route is not None else None
-        return (f"RouterEvaluation(route={route!r}, decisions={len(self.decisions)},"
+        cancelled = ", cancelled=True" if self.cancelled else ""
+        return (f"RouterEvaluation(route={route!r}{cancelled}, decisions={len(self.decisions)},"
                 f" conversation={len(self.conversation)},"
                 f" topic_continuity={len(self.topic_continuity)})")
 
@@ -234,20 +248,42 @@ class Router:
         """
         check_arguments(history_available, deadline, cancel)
         external = external_sets(external_matches)
-        conversation = decode(request, format)  # whole request: facts count everything
-        facts = compute_facts(conversation, self._hotpath)
-        topic = self.topic_continuity.evaluate_messages(
-            conversation.messages,
-            history_available=history_available and conversation.history_available,
-            deadline=deadline, cancel=cancel, request_id=request_id,
-            format=conversation.format)
+        check_format(format)
+        counted = self._facts(request, format, deadline, cancel)
+        if counted is None:
+            return self._cancelled(format, request_id)
+        facts = ConversationFacts(*counted[0])
+        topic = self.topic_continuity.evaluate(
+            request, format, history_available=history_available, deadline=deadline,
+            cancel=cancel, request_id=request_id)
         results = self.conversation.evaluate_facts(facts)
         if self.observers:
             notify(self.observers, "on_conversation", results, request_id)
         matched: Dict[str, AbstractSet[str]] = dict(external)
         matched["conversation"] = results.matched
         decisions = evaluate_decisions(self.decisions, matched)
-        return RouterEvaluation(topic, facts, results, decisions, conversation.format)
+        return RouterEvaluation(topic, facts, results, decisions, counted[1])
+
+    def _facts(self, request: Any, format: str, deadline: Optional[float],
+               cancel: Optional[CancelToken]) -> Optional[Tuple[Tuple[int, ...], str]]:
+        """The request's facts (the whole request, no text read); None when
+        the deadline passed, ``cancel`` was set or raised while counting."""
+        try:
+            return self._hotpath.request_facts(request, format, deadline,  # type: ignore
+                                               cancel)
+        except WireFormatError:
+            raise
+        except Exception as error:  # cancel.is_set() raised, or a bug
+            _log.warning("router_internal_error", extra={"error_type": type(error).__name__})
+            return None
+
+    def _cancelled(self, format: str, request_id: Optional[str]) -> RouterEvaluation:
+        topic = self.topic_continuity._finish(
+            fallback_run(self.topic_continuity._configs, Reason.CANCELLED,
+                         self.topic_continuity._valid),
+            None if format == "auto" else format, time.time_ns(), request_id)
+        return RouterEvaluation(topic, ConversationFacts(), ConversationResults(()), (),
+                                None if format == "auto" else format, cancelled=True)
 
     def __repr__(self) -> str:
         return (f"Router(topic_continuity={len(self.topic_continuity.rules)},"

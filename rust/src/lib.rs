@@ -7,11 +7,13 @@
 pub mod bytemask;
 pub mod charclass;
 pub mod entities;
+pub mod evidence;
 pub mod fused;
 pub mod lexicon;
 pub mod masking;
 pub mod phrases;
 pub mod quotes;
+pub mod request;
 pub mod score;
 pub mod strset;
 #[rustfmt::skip]
@@ -21,8 +23,6 @@ pub mod terms;
 
 #[cfg(feature = "python")]
 mod python;
-#[cfg(feature = "python")]
-mod python_facts;
 
 pub use charclass::lowercase;
 pub use entities::{entities, entity_set};

@@ -12,8 +12,10 @@ from typing import List, Sequence, Tuple
 
 from turnsignal._reference import masking, phrases
 from turnsignal._reference.charclass import lowercase
+from turnsignal._reference.doc import live_turn, messages_doc, prior_turn, tool_ids_match
 from turnsignal._reference.entities import segment_entities
 from turnsignal._reference.facts import count_facts
+from turnsignal._reference.request import evaluation_doc, request_facts
 from turnsignal._reference.scoring import LiveTurn, analyze_live, prose_term_count, score_prior
 from turnsignal._reference.terms import term_set as _term_set
 from turnsignal._reference.terms import terms
@@ -23,15 +25,21 @@ __all__ = [
     "analyze_live",
     "count_facts",
     "entities",
+    "evaluation_doc",
+    "live_turn",
     "lowercase",
     "masked_ranges",
+    "messages_doc",
     "phrase_flags",
     "phrase_tokens",
+    "prior_turn",
     "prose_term_count",
+    "request_facts",
     "score_prior",
     "single_quote_spans",
     "term_set",
     "terms",
+    "tool_ids_match",
 ]
 
 

@@ -1,58 +1,59 @@
 """The per-message counting pass of the conversation facts (spec
 conversation.md, "Facts"; used by ``turnsignal.conversation.facts``).
 
-This loop is the whole cost of the facts on a long request, so it is kept
+This loop is the whole cost of the facts on a long conversation, so it is kept
 flat: plain local counters (no per-message dict update), identity tests on
-roles and block classes, the common roles first. ``turnsignal._native`` has
-the same function; for any shape of input it does not handle it raises
-``TypeError`` and the caller runs this one, which defines the result.
+roles and block types, the common roles first. ``turnsignal._native`` has the
+same function.
 """
 
 from __future__ import annotations
 
-from typing import Any, Dict, Sequence, Tuple
+from typing import Any, Sequence, Tuple
+
+from turnsignal.model import BlockType, Role
 
 __all__ = ["count_facts"]
 
+_USER, _ASSISTANT, _TOOL = Role.USER, Role.ASSISTANT, Role.TOOL
+_SYSTEM, _DEVELOPER = Role.SYSTEM, Role.DEVELOPER
+_CALL, _RESULT, _IMAGE = BlockType.TOOL_CALL, BlockType.TOOL_RESULT, BlockType.IMAGE
 
-def count_facts(messages: Sequence[Any], roles: Tuple[Any, ...],
-                classes: Tuple[Any, ...]) -> Tuple[int, int, int, int, int, int, int, int]:
+
+def count_facts(messages: Sequence[Any]) -> Tuple[int, int, int, int, int, int, int, int]:
     """``(users, assistants, tools, systems, developers, calls, results, images)``
-    of ``messages`` (neutral ``Message``s).
-
-    ``roles`` is ``(Role.USER, Role.ASSISTANT, Role.TOOL, Role.SYSTEM,
-    Role.DEVELOPER)``; ``classes`` is ``(ToolCallBlock, ToolResultBlock,
-    MediaBlock, TextBlock, OtherBlock, BlockType.IMAGE)``. Tool calls count in
-    assistant messages only, tool results (one per block) in any message,
-    images at the top level of user messages only.
-    """
-    user, assistant, tool, system, developer = roles
-    call_class, result_class, _media, _text, _other, image = classes
-    users = assistants = tools = calls = results = images = 0
-    others: Dict[Any, int] = {}  # system and developer messages
-    for role, content in messages:
-        if role is assistant:
+    of ``messages`` (neutral ``Message``s): tool calls count in assistant
+    messages only, tool results (one per block) in any message, images at the
+    top level of user messages only. A role or block type that is no member
+    of ``Role`` / ``BlockType`` counts for nothing."""
+    users = assistants = tools = systems = developers = calls = results = images = 0
+    for message in messages:
+        role = message.role
+        if role is _ASSISTANT:
             assistants += 1
-            for block in content:
-                kind = type(block)
-                if kind is call_class:
+            for block in message.content:
+                kind = block.type
+                if kind is _CALL:
                     calls += 1
-                elif kind is result_class:
+                elif kind is _RESULT:
                     results += 1
-        elif role is user:
+            continue
+        if role is _USER:
             users += 1
-            for block in content:
-                if block.type is image:
+            for block in message.content:
+                kind = block.type
+                if kind is _IMAGE:
                     images += 1
-                elif type(block) is result_class:
+                elif kind is _RESULT:
                     results += 1
-        else:
-            if role is tool:
-                tools += 1
-            else:
-                others[role] = others.get(role, 0) + 1
-            for block in content:
-                if type(block) is result_class:
-                    results += 1
-    return (users, assistants, tools, others.get(system, 0), others.get(developer, 0),
-            calls, results, images)
+            continue
+        if role is _TOOL:
+            tools += 1
+        elif role is _SYSTEM:
+            systems += 1
+        elif role is _DEVELOPER:
+            developers += 1
+        for block in message.content:
+            if block.type is _RESULT:
+                results += 1
+    return users, assistants, tools, systems, developers, calls, results, images

@@ -12,24 +12,17 @@ or the pure-Python reference, ``turnsignal._hotpath``); the rest is here.
 from __future__ import annotations
 
 from types import ModuleType
-from typing import Any, Dict, Mapping, NamedTuple, Optional, Sequence, Tuple
+from typing import Any, Dict, NamedTuple, Optional, Sequence, Tuple
 
 from .. import _hotpath
-from ..model import (
-    BlockType,
-    Conversation,
-    MediaBlock,
-    Message,
-    OtherBlock,
-    Role,
-    TextBlock,
-    ToolCallBlock,
-    ToolResultBlock,
-)
+from ..model import BlockType, Conversation, Message, Role
+from ..wire import MAX_REQUEST_VALUES
+from ..wire._common import tool_choice_kind
+from ..wire._reader import FULL, Reader
 
 __all__ = ["ConversationFacts", "compute_facts", "tool_choice_flags"]
 
-_USER, _TOOL = Role.USER, Role.TOOL
+_USER, _TOOL, _RESULT = Role.USER, Role.TOOL, BlockType.TOOL_RESULT
 
 
 class ConversationFacts(NamedTuple):
@@ -65,7 +58,7 @@ class ConversationFacts(NamedTuple):
 def _carries_result(message: Message) -> bool:
     if message.role is _TOOL:
         return True
-    return any(type(block) is ToolResultBlock for block in message.content)
+    return any(block.type is _RESULT for block in message.content)
 
 
 def _active_tool_loop(messages: Sequence[Message], calls: int, results: int) -> int:
@@ -83,50 +76,15 @@ def _active_tool_loop(messages: Sequence[Message], calls: int, results: int) -> 
     return 0
 
 
-def _choice_kind(value: Any) -> str:
-    """``"required"``, ``"none"`` or ``""`` for one wire ``tool_choice`` value.
-
-    Chat and Responses: ``"none" | "auto" | "required"``, a named tool
-    (``{"type": "function", ...}``, ``custom``, ``mcp``, a hosted tool type) or
-    ``{"type": "allowed_tools", "mode": ...}``. Anthropic: ``{"type": "auto" |
-    "any" | "tool" | "none"}``. Strings are compared like roles (trimmed,
-    lowercased); anything unrecognised forces nothing.
-    """
-    if isinstance(value, str):
-        kind = value.strip().lower()
-        return "required" if kind in ("required", "any") else ("none" if kind == "none" else "")
-    if not isinstance(value, Mapping):
-        return ""
-    kind = value.get("type")
-    if kind is None:
-        # The legacy Chat ``{"name": ...}`` form names a tool.
-        return "required" if isinstance(value.get("name"), str) else ""
-    if not isinstance(kind, str):
-        return ""
-    kind = kind.strip().lower()
-    if kind in ("none", "auto"):
-        return "none" if kind == "none" else ""
-    if kind == "allowed_tools":
-        return _allowed_tools_kind(value)
-    return "required"  # any, required, or a named / hosted tool
-
-
-def _allowed_tools_kind(value: Mapping[str, Any]) -> str:
-    # Chat nests the mode (``allowed_tools.mode``); Responses puts it beside ``type``.
-    nested = value.get("allowed_tools")
-    mode = nested.get("mode") if isinstance(nested, Mapping) else value.get("mode")
-    return "required" if isinstance(mode, str) and mode.strip().lower() == "required" else ""
-
-
 def tool_choice_flags(value: Any) -> Tuple[int, int]:
-    """``(tool_choice_required, tool_choice_none)`` of a raw ``tool_choice``."""
-    kind = _choice_kind(value)
+    """``(tool_choice_required, tool_choice_none)`` of a raw ``tool_choice``
+    value (see ``turnsignal.wire``: "required", "any" or a named tool force a
+    tool; "none" forbids one). ``Conversation.tool_choice`` holds the decoded
+    kind (``"required"``, ``"none"``, ``"auto"`` or None), which reads the same."""
+    reader = Reader(FULL, MAX_REQUEST_VALUES)
+    kind = tool_choice_kind(reader, {"tool_choice": value})
     return int(kind == "required"), int(kind == "none")
 
-
-#: What ``count_facts`` compares against, by identity (see ``turnsignal._hotpath``).
-_ROLES = (Role.USER, Role.ASSISTANT, Role.TOOL, Role.SYSTEM, Role.DEVELOPER)
-_CLASSES = (ToolCallBlock, ToolResultBlock, MediaBlock, TextBlock, OtherBlock, BlockType.IMAGE)
 
 _default_hotpath: Optional[ModuleType] = None
 
@@ -140,23 +98,6 @@ def _hotpath_module() -> ModuleType:
     return _default_hotpath
 
 
-def _count(messages: Sequence[Message], hotpath: ModuleType) -> Tuple[int, ...]:
-    """``(users, assistants, tools, systems, developers, calls, results, images)``.
-
-    The native pass raises ``TypeError`` on any input shape it does not
-    handle; the reference loop then defines the result (or the error).
-    """
-    count = getattr(hotpath, "count_facts", None)
-    if count is not None:
-        try:
-            return count(messages, _ROLES, _CLASSES)  # type: ignore[no-any-return]
-        except TypeError:
-            pass
-    from .._reference.facts import count_facts
-
-    return count_facts(messages, _ROLES, _CLASSES)
-
-
 def compute_facts(conversation: Conversation,
                   hotpath: Optional[ModuleType] = None) -> ConversationFacts:
     """The facts of a decoded request, in one pass over its messages.
@@ -167,8 +108,9 @@ def compute_facts(conversation: Conversation,
     running the pass; ``None`` means the environment's choice
     (``turnsignal._hotpath.load()``). Both give identical facts.
     """
-    users, assistants, tools, systems, developers, calls, results, images = _count(
-        conversation.messages, _hotpath_module() if hotpath is None else hotpath)
+    module = _hotpath_module() if hotpath is None else hotpath
+    users, assistants, tools, systems, developers, calls, results, images = module.count_facts(
+        conversation.messages)
     others: Dict[Any, int] = {Role.SYSTEM: systems, Role.DEVELOPER: developers}
     for instruction in conversation.instructions:
         others[instruction.role] = others.get(instruction.role, 0) + 1

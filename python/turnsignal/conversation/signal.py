@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any, Callable, Dict, Mapping, NamedTuple, Optional, Sequence, Tuple, Union
 
 from ..model import Conversation
-from ..wire import decode
-from .facts import ConversationFacts, compute_facts
+from ..wire import check_format
+from .facts import ConversationFacts, _hotpath_module, compute_facts
 from .rules import ConversationRule, parse_conversation_rules
 
 __all__ = ["ConversationResults", "ConversationRuleResult", "ConversationSignal", "rule_value"]
@@ -84,9 +84,11 @@ class ConversationSignal:
         self.rules: Tuple[ConversationRule, ...] = parse_conversation_rules(rules, path=path)
 
     def evaluate(self, request: Any, format: str = "auto") -> ConversationResults:
-        """Decode ``request`` (every message: facts count the whole request) and
-        evaluate every rule."""
-        return self.evaluate_conversation(decode(request, format))
+        """Count the facts of ``request`` (every message, no text read) and
+        evaluate every rule. Raises ``WireFormatError`` for a bad request."""
+        check_format(format)
+        counted = _hotpath_module().request_facts(request, format)
+        return self.evaluate_facts(ConversationFacts(*counted[0]))
 
     def evaluate_conversation(self, conversation: Conversation) -> ConversationResults:
         return self.evaluate_facts(compute_facts(conversation))

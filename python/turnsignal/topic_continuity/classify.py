@@ -10,16 +10,14 @@ from turnsignal.topic_continuity.constants import (
     EXPLICIT_CHANGE_CONFIDENCE,
     MIN_SELF_CONTAINED_PROSE_TERMS,
 )
-from turnsignal.topic_continuity.extract import Extraction
-from turnsignal.topic_continuity.prepare import LIVE_TOOL, Preparation
 from turnsignal.topic_continuity.result import (
     Class,
     Coverage,
     Reason,
-    Scope,
     TopicContinuityResult,
     new_result,
 )
+from turnsignal.topic_continuity.walk import LIVE_TOOL, Evidence
 
 __all__ = ["classify"]
 
@@ -30,8 +28,7 @@ def _not_full(coverage: Coverage) -> Reason:
     return Reason.INCOMPLETE_HISTORY
 
 
-def _decide(continuation: float, change: float, prepared: Preparation,
-            x: Extraction) -> Tuple[Class, Reason, float]:
+def _decide(continuation: float, change: float, x: Evidence) -> Tuple[Class, Reason, float]:
     """The first matching row of the precedence table wins. Every change row
     needs full coverage and positive evidence; doubt resolves to unknown."""
     f = x.features
@@ -39,9 +36,9 @@ def _decide(continuation: float, change: float, prepared: Preparation,
     s, r, c, ch = f.combined_score, f.max_raw_score, continuation, change
     self_contained = (not f.strong_reference and not f.weak_reference
                       and f.live_prose_terms >= MIN_SELF_CONTAINED_PROSE_TERMS)
-    if prepared.live_kind == LIVE_TOOL:
+    if x.live_kind == LIVE_TOOL:
         return Class.CONTINUATION, Reason.TOOL_EXCHANGE, 1.0
-    if prepared.live_opaque_only:
+    if x.opaque_only:
         return Class.UNKNOWN, Reason.OPAQUE_ONLY, 0.0
     if f.change_marker:
         if f.strong_reference or f.max_entity_score >= 0.5:
@@ -70,11 +67,9 @@ def _decide(continuation: float, change: float, prepared: Preparation,
     return Class.UNKNOWN, Reason.INCONCLUSIVE, 0.0
 
 
-def classify(name: str, continuation: float, change: float, prepared: Preparation,
-             x: Extraction) -> TopicContinuityResult:
-    scope = Scope(prepared.policy.include_assistant, prepared.excluded_content_present,
-                  x.feature_cap_reached)
+def classify(name: str, continuation: float, change: float,
+             x: Evidence) -> TopicContinuityResult:
     if x.status is not None:
-        return new_result(name, Class.UNKNOWN, x.status, 0.0, x.coverage, scope)
-    class_, reason, confidence = _decide(continuation, change, prepared, x)
-    return new_result(name, class_, reason, confidence, x.coverage, scope, x.features)
+        return new_result(name, Class.UNKNOWN, x.status, 0.0, x.coverage, x.scope)
+    class_, reason, confidence = _decide(continuation, change, x)
+    return new_result(name, class_, reason, confidence, x.coverage, x.scope, x.features)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union, overload
 
-from turnsignal.topic_continuity.evaluate import RuleOutcome
+from turnsignal.topic_continuity.evaluate import RuleOutcome, Run
 from turnsignal.topic_continuity.result import TopicContinuityResult
 
 __all__ = ["Results", "TopicContinuityEvaluation"]
@@ -51,19 +51,38 @@ class Results(Tuple[TopicContinuityResult, ...]):
 class TopicContinuityEvaluation:
     """Every rule's result for one request, in declaration order, plus one
     prepared input size per distinct history policy (first-use order) and the
-    content-free cost receipt of each rule."""
+    content-free cost receipt of each rule.
 
-    __slots__ = ("_outcomes", "ended_ns", "format", "preparation_input_bytes", "results",
-                 "started_ns")
+    Cheap to create: the per-rule views (``outcomes``, ``timings``,
+    ``to_dict()``) are built when asked for."""
+
+    __slots__ = ("_classify_us", "_group_us", "_outcomes", "ended_ns", "format",
+                 "preparation_input_bytes", "results", "started_ns")
 
     def __init__(self, outcomes: Sequence[RuleOutcome], preparation_input_bytes: Sequence[int],
                  format: Optional[str] = None, *, started_ns: int = 0, ended_ns: int = 0) -> None:
         self.started_ns = started_ns  # wall clock (time.time_ns) around the evaluation
         self.ended_ns = ended_ns
-        self._outcomes = tuple(outcomes)
-        self.results = Results(outcome.result for outcome in outcomes)
+        self._outcomes: Optional[Tuple[RuleOutcome, ...]] = tuple(outcomes)
+        self.results = Results(outcome.result for outcome in self._outcomes)
+        self._classify_us = tuple(o.classify_us for o in self._outcomes)
+        self._group_us = tuple(o.prepare_extract_us for o in self._outcomes)
         self.preparation_input_bytes: Tuple[int, ...] = tuple(preparation_input_bytes)
         self.format = format
+
+    @classmethod
+    def _from_run(cls, run: Run, format: Optional[str], started_ns: int,
+                  ended_ns: int) -> TopicContinuityEvaluation:
+        self = cls.__new__(cls)
+        self.started_ns = started_ns
+        self.ended_ns = ended_ns
+        self._outcomes = None
+        self.results = Results(run.results)
+        self._classify_us = run.classify_us
+        self._group_us = run.group_us
+        self.preparation_input_bytes = run.input_bytes
+        self.format = format
+        return self
 
     def __iter__(self) -> Iterator[TopicContinuityResult]:
         return iter(self.results)
@@ -77,13 +96,17 @@ class TopicContinuityEvaluation:
     @property
     def outcomes(self) -> Tuple[RuleOutcome, ...]:
         """Per rule: the result with its ``classify_us`` and ``prepare_extract_us``."""
+        if self._outcomes is None:
+            self._outcomes = tuple(
+                RuleOutcome(result, classify_us, group_us) for result, classify_us, group_us
+                in zip(self.results, self._classify_us, self._group_us))
         return self._outcomes
 
     @property
     def timings(self) -> List[Dict[str, int]]:
         """Per rule: ``classify_us`` and its group's shared ``prepare_extract_us``."""
-        return [{"classify_us": o.classify_us, "prepare_extract_us": o.prepare_extract_us}
-                for o in self._outcomes]
+        return [{"classify_us": classify_us, "prepare_extract_us": group_us}
+                for classify_us, group_us in zip(self._classify_us, self._group_us)]
 
     def to_dict(self) -> Dict[str, Any]:
         return {

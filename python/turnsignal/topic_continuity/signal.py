@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import time
 from typing import Any, Callable, Iterable, Mapping, Optional, Sequence, Tuple, TypeVar, Union
@@ -13,16 +14,24 @@ from turnsignal.config import (
     load_topic_continuity_rules,
     parse_topic_continuity_rules,
 )
-from turnsignal.errors import ConfigError, ConfigIssue
+from turnsignal.errors import ConfigError, ConfigIssue, WireFormatError
 from turnsignal.model import Message
 from turnsignal.observers import as_tuple, notify
 from turnsignal.topic_continuity.checkpoint import CancelToken, check_arguments
-from turnsignal.topic_continuity.constants import MAX_CONTENT_BLOCKS, MAX_SCAN_MESSAGES
-from turnsignal.topic_continuity.evaluate import EvalConfig, evaluate_rules, valid_config
+from turnsignal.topic_continuity.evaluate import (
+    EvalConfig,
+    Run,
+    evaluate_rules,
+    fallback_run,
+    valid_config,
+)
 from turnsignal.topic_continuity.evaluation import TopicContinuityEvaluation
-from turnsignal.wire import decode
+from turnsignal.topic_continuity.result import Reason
+from turnsignal.wire import check_format
 
 __all__ = ["TopicContinuity"]
+
+_log = logging.getLogger("turnsignal")
 
 RuleSpec = Union[Mapping[str, Any], TopicContinuityRule]
 _T = TypeVar("_T")
@@ -107,18 +116,29 @@ class TopicContinuity:
         """Decode ``request`` (a wire-format body; see ``turnsignal.wire``) and
         evaluate every rule. ``deadline`` is an absolute ``time.monotonic()``
         value and ``cancel`` any object with ``is_set()``; either ends
-        evaluation with ``unknown_cancelled`` at the next check. ``request_id``
-        is passed to observers only (it is the caller's, e.g. a trace id).
-        Wrong argument types raise ``TypeError`` before any work
-        (``checkpoint.check_arguments``)."""
+        evaluation with ``unknown_cancelled`` at the next check, decoding
+        included. ``request_id`` is passed to observers only (it is the
+        caller's, e.g. a trace id). Wrong argument types raise ``TypeError``
+        before any work (``checkpoint.check_arguments``)."""
         check_arguments(history_available, deadline, cancel)
         if not self._configs:
             return TopicContinuityEvaluation((), (), None)  # no rules: history not read
-        conversation = decode(request, format, tail_messages=MAX_SCAN_MESSAGES,
-                              tail_blocks=MAX_CONTENT_BLOCKS)
-        return self._run(conversation.messages,
-                         history_available and conversation.history_available,
-                         deadline, cancel, request_id, conversation.format)
+        check_format(format)
+        started_ns = time.time_ns()
+        try:
+            doc = self._hotpath.evaluation_doc(request, format, deadline, cancel)
+        except WireFormatError:
+            raise
+        except Exception as error:  # cancel.is_set() raised, or a bug
+            _log.warning("topic_continuity_internal_error",
+                         extra={"error_type": type(error).__name__})
+            return self._finish(fallback_run(self._configs, Reason.INTERNAL_ERROR, self._valid),
+                                None if format == "auto" else format, started_ns, request_id)
+        if doc is None:  # the deadline passed, or cancel was set, while decoding
+            return self._finish(fallback_run(self._configs, Reason.CANCELLED, self._valid),
+                                None if format == "auto" else format, started_ns, request_id)
+        return self._run(doc, history_available and doc.history_available, deadline, cancel,
+                         request_id, doc.format, started_ns)
 
     def evaluate_messages(self, messages: Sequence[Message], *, history_available: bool = True,
                           deadline: Optional[float] = None, cancel: Optional[CancelToken] = None,
@@ -127,18 +147,22 @@ class TopicContinuity:
         """Evaluate already-decoded neutral messages (``turnsignal.model``);
         ``format`` only labels the evaluation (the wire format they came from)."""
         check_arguments(history_available, deadline, cancel)
-        return self._run(messages, history_available, deadline, cancel, request_id, format)
-
-    def _run(self, messages: Sequence[Message], history_available: bool,
-             deadline: Optional[float], cancel: Optional[CancelToken],
-             request_id: Optional[str], format: str) -> TopicContinuityEvaluation:
         started_ns = time.time_ns()
-        outcomes, input_bytes = evaluate_rules(messages, self._configs, self._hotpath,
-                                               history_available=history_available,
-                                               deadline=deadline, cancel=cancel,
-                                               valid=self._valid)
-        evaluation = TopicContinuityEvaluation(outcomes, input_bytes, format,
-                                               started_ns=started_ns, ended_ns=time.time_ns())
+        doc = self._hotpath.messages_doc(messages)
+        return self._run(doc, history_available, deadline, cancel, request_id, format,
+                         started_ns)
+
+    def _run(self, doc: Any, history_available: bool, deadline: Optional[float],
+             cancel: Optional[CancelToken], request_id: Optional[str], format: Optional[str],
+             started_ns: int) -> TopicContinuityEvaluation:
+        run = evaluate_rules(doc, self._configs, self._hotpath,
+                             history_available=history_available, deadline=deadline,
+                             cancel=cancel, valid=self._valid)
+        return self._finish(run, format, started_ns, request_id)
+
+    def _finish(self, run: Run, format: Optional[str], started_ns: int,
+                request_id: Optional[str]) -> TopicContinuityEvaluation:
+        evaluation = TopicContinuityEvaluation._from_run(run, format, started_ns, time.time_ns())
         if self.observers:
             notify(self.observers, "on_topic_continuity", evaluation, request_id)
         return evaluation

@@ -1,31 +1,31 @@
-"""Shared helpers of the wire decoders: type checks, string cleaning, error paths.
+"""Shared helpers of the wire decoders: typed reads, string cleaning, error paths.
 
 Errors are raised with a path *relative* to the value being decoded and are
 re-rooted by each caller on the way up (``located``). Paths are therefore only
-formatted when something is wrong: the happy path builds no strings.
+formatted when something is wrong: the happy path builds no strings. A value
+that cannot be read is reported at the object that failed (the mapping or
+list being read), a value of the wrong type at its own key.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from itertools import islice
-from typing import Any, Callable, Iterator, List, Tuple, TypeVar
-from typing import Mapping as MappingT
+from typing import Any, Callable, Iterable, Iterator, List, Mapping, Optional, Tuple, TypeVar
 
 from .._text import clean
 from ..errors import WireFormatError
 from ..model import Block, BlockType, TextBlock
+from ._reader import COUNT, LIST, MAP, MISSING, STR, Reader, Stop, plain_str, shape, type_name
 
 __all__ = [
     "MAX_DEPTH",
-    "bounded",
+    "block_type",
+    "blocks_of",
     "clean",
     "content_blocks",
     "count_list",
     "decode_each",
+    "decode_iter",
     "get_str",
-    "is_list",
-    "is_mapping",
     "located",
     "optional_list",
     "refusal_text",
@@ -34,7 +34,7 @@ __all__ = [
     "require_mapping",
     "role_of",
     "text_block",
-    "type_name",
+    "tool_choice_kind",
 ]
 
 T = TypeVar("T")
@@ -44,79 +44,54 @@ T = TypeVar("T")
 MAX_DEPTH = 32
 
 
-_TYPE_NAMES = {type(None): "null", bool: "bool", int: "int", float: "float",
-               str: "string", list: "list", tuple: "list", dict: "mapping"}
+def require_mapping(value: Any, path: str = "") -> Any:
+    if shape(value) == MAP:
+        return value
+    raise WireFormatError(path, f"expected a mapping, got {type_name(value)}")
 
 
-def type_name(value: object) -> str:
-    """A JSON-ish name of the value's type. Never the value itself: error
-    messages must not leak request text."""
-    name = _TYPE_NAMES.get(type(value))
-    if name is not None:
-        return name
-    if isinstance(value, Mapping):
-        return "mapping"
-    return type(value).__name__
+def require_list(value: Any, path: str = "") -> Any:
+    if shape(value) == LIST:
+        return value
+    raise WireFormatError(path, f"expected a list, got {type_name(value)}")
 
 
-def is_mapping(value: object) -> bool:
-    return isinstance(value, (dict, Mapping))
-
-
-def is_list(value: object) -> bool:
-    # Tuples are accepted too: they are what a caller building requests by
-    # hand might pass, and they cannot be confused with anything else.
-    return isinstance(value, (list, tuple))
-
-
-def get_str(mapping: Mapping[str, Any], key: str) -> str:
+def get_str(reader: Reader, mapping: Any, key: str) -> str:
     """``mapping[key]`` as a cleaned string; missing or null is ``""``."""
-    value = mapping.get(key)
-    if value is None:
+    value = reader.get(mapping, key)
+    if value is None or value is MISSING:
         return ""
-    if isinstance(value, str):
+    if shape(value) == STR:
         return clean(value)
     raise WireFormatError(key, f"expected a string, got {type_name(value)}")
 
 
-def refusal_text(part: Mapping[str, Any]) -> str:
+def refusal_text(reader: Reader, part: Any) -> str:
     """A refusal part's ``refusal`` string, or its ``text`` when that is empty."""
-    return get_str(part, "refusal") or get_str(part, "text")
+    return get_str(reader, part, "refusal") or get_str(reader, part, "text")
 
 
-def require_mapping(value: object, path: str = "") -> Mapping[str, Any]:
-    if is_mapping(value):
-        return value  # type: ignore[return-value]
-    raise WireFormatError(path, f"expected a mapping, got {type_name(value)}")
-
-
-def require_list(value: object, path: str = "") -> Tuple[Any, ...] | list:
-    if is_list(value):
-        return value  # type: ignore[return-value]
-    raise WireFormatError(path, f"expected a list, got {type_name(value)}")
-
-
-def optional_list(mapping: Mapping[str, Any], key: str) -> Tuple[Any, ...] | list:
-    """``mapping[key]`` as a list; missing or null is the empty tuple."""
-    value = mapping.get(key)
-    if value is None:
-        return ()
-    return require_list(value, key)
-
-
-def role_of(mapping: Mapping[str, Any], known: MappingT[str, T]) -> T:
+def role_of(reader: Reader, mapping: Any, known: Mapping[str, T]) -> T:
     """The trimmed, lowercased role, which must be one of ``known``."""
-    value = mapping.get("role")
-    if value is None:
+    value = reader.get(mapping, "role")
+    if value is None or value is MISSING:
         raise WireFormatError("role", "missing role")
-    if not isinstance(value, str):
+    if shape(value) != STR:
         raise WireFormatError("role", f"expected a string, got {type_name(value)}")
-    role = known.get(value.strip().lower())
+    role = known.get(plain_str(value).strip().lower())
     if role is None:
         # The value is request text: it is deliberately not echoed.
         raise WireFormatError("role", "unknown role (expected one of: "
                               + ", ".join(sorted(known)) + ")")
     return role
+
+
+def block_type(reader: Reader, block: Any) -> Optional[str]:
+    """A block's ``type`` as a plain string; None when it is not a string."""
+    kind = reader.get(block, "type")
+    if type(kind) is str:
+        return kind
+    return plain_str(kind) if shape(kind) == STR else None
 
 
 def _join(prefix: str, path: str) -> str:
@@ -127,78 +102,165 @@ def _join(prefix: str, path: str) -> str:
     return prefix + "." + path
 
 
-def located(prefix: str, error: BaseException) -> WireFormatError:
+def located(prefix: str, error: BaseException) -> BaseException:
     """Re-root an error raised while decoding the value at ``prefix``.
 
-    Anything that is not already a ``WireFormatError`` (a caller's mapping that
-    raises on access, a recursion error, ...) becomes one at ``prefix``: the
-    decoder never lets another exception type escape.
+    Control flow (``Stop``) passes unchanged. Anything that is not a
+    ``WireFormatError`` (a bug, a recursion error) becomes one at ``prefix``:
+    the decoder never lets another exception type escape.
     """
+    if isinstance(error, Stop):
+        return error
     if isinstance(error, WireFormatError):
         return WireFormatError(_join(prefix, error.path), error.problem)
     return WireFormatError(prefix, f"could not be read ({type(error).__name__})")
 
+
+#: A text block whose text COUNT decoding did not read.
+_UNREAD_TEXT = TextBlock(BlockType.TEXT, "")
 
 
 def text_block(text: str) -> TextBlock:
     return TextBlock(BlockType.TEXT, clean(text))
 
 
-def content_blocks(mapping: Mapping[str, Any], decode_part: Callable[[Any], Block],
-                   key: str = "content") -> List[Block]:
-    """``mapping[key]`` as blocks: a string is one text block (even ``""``),
-    missing or null is none, a list is one block per part, in order."""
-    content = mapping.get(key)
-    if content is None:
-        return []
-    if isinstance(content, str):
-        return [text_block(content)]
-    if not is_list(content):
-        raise WireFormatError(key, "expected a string, null or a list, got "
-                              + type_name(content))
-    return decode_each(content, decode_part, key)
-
-
-def bounded(items: Any) -> Iterator[Any]:
-    """Iterate over at most the ``len(items)`` items there are now.
-
-    A caller's object may grow its own container while being read (a part
-    whose ``get`` appends to the content list): iterating the live list would
-    then never end. Snapshotting the length keeps the work bounded by the
-    request as it was handed over."""
-    return islice(items, len(items))
-
-
-def decode_each(items: Any, decode: Callable[[Any], T], key: str) -> List[T]:
-    """``[decode(item) for item in items]``, errors re-rooted at ``key[i]``."""
-    out: List[T] = []
-    for index, item in enumerate(bounded(items)):
+def decode_iter(reader: Reader, items: Any, decode: Callable[[Any], T],
+                key: str) -> Iterator[T]:
+    """``decode(item)`` for each item in order (items: a list by ``shape``),
+    one at a time (the caller may stop early), errors re-rooted at ``key[i]``
+    (at ``key`` when the list itself fails)."""
+    try:
+        count = reader.length(items)
+    except WireFormatError as error:
+        raise located(key, error) from None
+    for index in range(count):
         try:
-            out.append(decode(item))
+            item = reader.item(items, index)
+        except WireFormatError as error:
+            raise located(key, error) from None
+        try:
+            value = decode(item)
         except Exception as error:
             raise located(f"{key}[{index}]", error) from None
-    return out
+        yield value
 
 
-def count_list(mapping: Mapping[str, Any], key: str) -> int:
+def decode_each(reader: Reader, items: Any, decode: Callable[[Any], T], key: str) -> List[T]:
+    """``list(decode_iter(...))``."""
+    return list(decode_iter(reader, items, decode, key))
+
+
+def content_blocks(reader: Reader, mapping: Any, decode_part: Callable[[Any], Block],
+                   key: str = "content") -> Iterable[Block]:
+    """``mapping[key]`` as blocks (see ``blocks_of``)."""
+    return blocks_of(reader, reader.get(mapping, key), decode_part, key)
+
+
+def blocks_of(reader: Reader, content: Any, decode_part: Callable[[Any], Block],
+              key: str) -> Iterable[Block]:
+    """``content`` (found at ``key``) as blocks, decoded one at a time: a
+    string is one text block (even ``""``), missing or null is none, a list is
+    one block per part, in order."""
+    if content is None or content is MISSING:
+        return ()
+    kind = shape(content)
+    if kind == STR:
+        # COUNT decoding reads no text: the block stands for it.
+        return (_UNREAD_TEXT if reader.mode == COUNT else text_block(content),)
+    if kind != LIST:
+        raise WireFormatError(key, "expected a string, null or a list, got "
+                              + type_name(content))
+    return decode_iter(reader, content, decode_part, key)
+
+
+def optional_list(reader: Reader, mapping: Any, key: str) -> Any:
+    """``mapping[key]`` as a list; None when it is missing or null."""
+    value = reader.get(mapping, key)
+    if value is None or value is MISSING:
+        return None
+    return require_list(value, key)
+
+
+def count_list(reader: Reader, mapping: Any, key: str) -> int:
     """Length of ``mapping[key]`` when it is a list, else 0 (tool definitions
     are only counted, never read: a malformed list is not our business)."""
-    value = mapping.get(key)
-    return len(value) if is_list(value) else 0
+    value = reader.get(mapping, key)
+    if shape(value) != LIST:
+        return 0
+    try:
+        return reader.length(value)
+    except WireFormatError as error:
+        raise located(key, error) from None
 
 
-_NO_TOP: Mapping[str, Any] = {}
-
-
-def request_messages(request: Any) -> Tuple[Mapping[str, Any], Any, str]:
+def request_messages(reader: Reader, request: Any) -> Tuple[Any, Any, str]:
     """``(top-level mapping, messages list, JSON key of the list)``.
 
-    A bare list is the messages list itself (with an empty top level), which
+    A bare list is the messages list itself (with no top level: None), which
     makes error paths read ``[3].content`` instead of ``messages[3].content``.
     """
-    if is_list(request):
-        return _NO_TOP, request, ""
+    if shape(request) == LIST:
+        return None, request, ""
     top = require_mapping(request)
-    if "messages" not in top:
+    messages = reader.get(top, "messages")
+    if messages is MISSING:
         raise WireFormatError("messages", "missing")
-    return top, require_list(top.get("messages"), "messages"), "messages"
+    return top, require_list(messages, "messages"), "messages"
+
+
+# -- tool_choice ------------------------------------------------------------------------------
+
+_FORCING = ("required", "any")
+
+
+def _choice_string(value: Any) -> str:
+    kind = plain_str(value).strip().lower()
+    if kind in _FORCING:
+        return "required"
+    return "none" if kind == "none" else "auto"
+
+
+def _choice_mapping(reader: Reader, value: Any) -> str:
+    kind = reader.get(value, "type")
+    if kind is None or kind is MISSING:
+        # The legacy Chat ``{"name": ...}`` form names a tool.
+        return "required" if shape(reader.get(value, "name")) == STR else "auto"
+    if shape(kind) != STR:
+        return "auto"
+    kind = plain_str(kind).strip().lower()
+    if kind in ("none", "auto"):
+        return kind
+    if kind != "allowed_tools":
+        return "required"  # any, required, or a named / hosted tool
+    # Chat nests the mode (``allowed_tools.mode``); Responses puts it beside ``type``.
+    nested = reader.get(value, "allowed_tools")
+    mode = reader.get(nested, "mode") if shape(nested) == MAP else reader.get(value, "mode")
+    if shape(mode) == STR and plain_str(mode).strip().lower() == "required":
+        return "required"
+    return "auto"
+
+
+def tool_choice_kind(reader: Reader, top: Any) -> Optional[str]:
+    """What the request's ``tool_choice`` asks for: ``"required"`` (a tool
+    must be called: ``"required"``, ``"any"``, a named or hosted tool),
+    ``"none"``, ``"auto"`` (anything else that is present), or None when it
+    is missing or null. Only the kind is kept, never the caller's object.
+
+    Chat and Responses: ``"none" | "auto" | "required"``, a named tool
+    (``{"type": "function", ...}``, ``custom``, ``mcp``, a hosted tool type) or
+    ``{"type": "allowed_tools", "mode": ...}``. Anthropic: ``{"type": "auto" |
+    "any" | "tool" | "none"}``. Strings are compared like roles (trimmed,
+    lowercased).
+    """
+    value = reader.get(top, "tool_choice")
+    if value is None or value is MISSING:
+        return None
+    kind = shape(value)
+    if kind == STR:
+        return _choice_string(value)
+    if kind != MAP:
+        return "auto"
+    try:
+        return _choice_mapping(reader, value)
+    except WireFormatError as error:
+        raise located("tool_choice", error) from None

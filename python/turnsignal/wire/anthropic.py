@@ -2,13 +2,18 @@
 
 Anthropic carries tool results inside user messages; the neutral model wants
 each one as its own ``tool`` message, so messages are cut at every
-``tool_result`` block (``_split``).
+``tool_result`` block. A message's blocks are read from its end, so that the
+bounded walk (``_walk``) meets the newest pieces first and can stop inside a
+message of any length.
+
+What each mode reads (``_reader``): FULL everything; LEAN skips the top-level
+``system``, tool inputs (a ``tool_use`` always has arguments) and tool result
+content; COUNT reads roles and block types only.
 """
 
 from __future__ import annotations
 
-import json
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Optional, Tuple
 
 from ..errors import WireFormatError
 from ..model import (
@@ -17,7 +22,6 @@ from ..model import (
     Conversation,
     Instruction,
     MediaBlock,
-    Message,
     OtherBlock,
     Role,
     TextBlock,
@@ -26,133 +30,195 @@ from ..model import (
 )
 from ._common import (
     MAX_DEPTH,
+    block_type,
+    blocks_of,
     clean,
-    content_blocks,
     count_list,
     decode_each,
     get_str,
-    is_list,
-    is_mapping,
+    located,
     request_messages,
     require_mapping,
     role_of,
     text_block,
-    type_name,
+    tool_choice_kind,
 )
-from ._json import snapshot
-from ._walk import Entry, walk_back
+from ._json import tool_input_json
+from ._reader import COUNT, FULL, LEAN, LIST, MAP, MISSING, STR, Reader, shape, type_name
+from ._walk import Collector, walk_back
 
 __all__ = ["decode_anthropic"]
 
 # ``system`` inside ``messages`` stays a message (it interrupts a tool walk).
 _ROLES = {"user": Role.USER, "assistant": Role.ASSISTANT, "system": Role.SYSTEM}
 _OTHER = OtherBlock()
+#: What LEAN decoding puts for a tool input it does not read: a tool_use
+#: always has arguments ("{}" at least), which is all the evaluator asks.
+UNREAD_INPUT = "{}"
+_UNREAD = {kind: TextBlock(kind, "") for kind in (BlockType.TEXT, BlockType.REASONING)}
 
 
-def _tool_input_json(block: Mapping[str, Any]) -> str:
+def _tool_input_json(reader: Reader, block: Any) -> str:
     """The JSON text of ``input``; ``"{}"`` when it is missing or empty, so a
     decoded tool call always has arguments (spec: "never empty")."""
-    value = block.get("input")
-    if value is None or (is_mapping(value) and len(value) == 0):
+    if reader.mode != FULL:
+        return UNREAD_INPUT
+    value = reader.get(block, "input")
+    if value is None or value is MISSING:
         return "{}"
     try:
+        if shape(value) == MAP and reader.length(value) == 0:
+            return "{}"
         # The snapshot bounds the work on a caller's object graph (see _json).
-        text = json.dumps(snapshot(value), ensure_ascii=False, separators=(",", ":"))
+        text = tool_input_json(reader, value)
     except WireFormatError as error:
-        raise WireFormatError("input", error.problem) from None
-    except (TypeError, ValueError, RecursionError):
-        raise WireFormatError("input", "not JSON-serialisable ("
-                              + type_name(value) + ")") from None
+        raise located("input", error) from None
     return clean(text)
 
 
-def _result_content(block: Mapping[str, Any], depth: int) -> Tuple[Block, ...]:
-    content = block.get("content")
-    if content is None:
+def _result_content(reader: Reader, block: Any, depth: int) -> Tuple[Block, ...]:
+    if reader.mode != FULL:
         return ()
-    if isinstance(content, str):
+    content = reader.get(block, "content")
+    if content is None or content is MISSING:
+        return ()
+    kind = shape(content)
+    if kind == STR:
         return (text_block(content),)
-    if not is_list(content):
+    if kind != LIST:
         raise WireFormatError("content", "expected a string, null or a list, got "
                               + type_name(content))
     if depth >= MAX_DEPTH:
         raise WireFormatError("content", "tool results nested too deeply")
-    return tuple(decode_each(content, lambda item: _decode_block(item, depth + 1), "content"))
+    return tuple(decode_each(reader, content,
+                             lambda item: decode_block(reader, item, depth + 1), "content"))
 
 
-def _tool_use(block: Mapping[str, Any], depth: int) -> Block:
-    return ToolCallBlock(get_str(block, "id"), get_str(block, "name"), _tool_input_json(block))
+def _text(reader: Reader, block: Any, key: str, kind: BlockType) -> Block:
+    if reader.mode == COUNT:
+        return _UNREAD[kind]
+    return TextBlock(kind, get_str(reader, block, key))
 
 
-def _tool_result(block: Mapping[str, Any], depth: int) -> Block:
-    return ToolResultBlock(get_str(block, "tool_use_id"), _result_content(block, depth))
+def _tool_use(reader: Reader, block: Any, depth: int) -> Block:
+    if reader.mode == COUNT:
+        return ToolCallBlock("", "", UNREAD_INPUT)
+    return ToolCallBlock(get_str(reader, block, "id"), get_str(reader, block, "name"),
+                         _tool_input_json(reader, block))
 
 
-_BLOCKS: Dict[str, Callable[[Mapping[str, Any], int], Block]] = {
-    "text": lambda block, depth: TextBlock(BlockType.TEXT, get_str(block, "text")),
-    "thinking": lambda block, depth: TextBlock(BlockType.REASONING, get_str(block, "thinking")),
+def _tool_result(reader: Reader, block: Any, depth: int) -> Block:
+    if reader.mode == COUNT:
+        return ToolResultBlock("")
+    call_id = get_str(reader, block, "tool_use_id")
+    return ToolResultBlock(call_id, _result_content(reader, block, depth))
+
+
+_BLOCKS: Dict[str, Callable[[Reader, Any, int], Block]] = {
+    "text": lambda reader, block, depth: _text(reader, block, "text", BlockType.TEXT),
+    "thinking": lambda reader, block, depth: _text(reader, block, "thinking",
+                                                   BlockType.REASONING),
     # The redacted payload is encrypted: there is no text to keep.
-    "redacted_thinking": lambda block, depth: TextBlock(BlockType.REASONING, ""),
-    "image": lambda block, depth: MediaBlock(BlockType.IMAGE),
-    "document": lambda block, depth: MediaBlock(BlockType.FILE),
+    "redacted_thinking": lambda reader, block, depth: _UNREAD[BlockType.REASONING],
+    "image": lambda reader, block, depth: MediaBlock(BlockType.IMAGE),
+    "document": lambda reader, block, depth: MediaBlock(BlockType.FILE),
     "tool_use": _tool_use,
     "tool_result": _tool_result,
 }
 
 
-def _decode_block(block: Any, depth: int = 0) -> Block:
+def decode_block(reader: Reader, block: Any, depth: int = 0) -> Block:
     block = require_mapping(block)
-    kind = block.get("type")
-    handler = _BLOCKS.get(kind) if isinstance(kind, str) else None
+    kind = block_type(reader, block)
+    handler = _BLOCKS.get(kind) if kind is not None else None
     if handler is None:
         return _OTHER
-    return handler(block, depth)
+    return handler(reader, block, depth)
 
 
-def _split(role: Role, blocks: List[Block]) -> Sequence[Message]:
-    """Cut at every tool result: each becomes its own ``tool`` message, the
-    pieces between keep ``role``; empty pieces produce no message."""
-    messages: List[Message] = []
-    piece: List[Block] = []
-    for block in blocks:
+def _split_backwards(reader: Reader, role: Role, content: Any, out: Collector) -> None:
+    """Blocks from the last: each tool result is its own ``tool`` message,
+    the pieces between keep ``role``; empty pieces produce no message."""
+    try:
+        index = reader.length(content)
+    except WireFormatError as error:
+        raise located("content", error) from None
+    piece_open = False
+    while index > 0:
+        index -= 1
+        try:
+            item = reader.item(content, index)
+        except WireFormatError as error:
+            raise located("content", error) from None
+        try:
+            block = decode_block(reader, item)
+        except Exception as error:
+            raise located(f"content[{index}]", error) from None
         if type(block) is ToolResultBlock:
-            if piece:
-                messages.append(Message(role, tuple(piece)))
-                piece = []
-            messages.append(Message(Role.TOOL, (block,)))
+            if piece_open:
+                piece_open = False
+                out.end(last=False)
+            out.begin(Role.TOOL)
+            out.add(block)
+            out.end(last=index == 0)
         else:
-            piece.append(block)
-    if piece:
-        messages.append(Message(role, tuple(piece)))
-    return messages
+            if not piece_open:
+                piece_open = True
+                out.begin(role, reversed_=True)
+            out.add(block)
+    if piece_open:
+        out.end()
 
 
-def decode_message(message: Any) -> Sequence[Entry]:
+def decode_message(reader: Reader, message: Any, out: Collector) -> None:
     message = require_mapping(message)
-    role = role_of(message, _ROLES)
-    blocks = content_blocks(message, _decode_block)
-    return _split(role, blocks)
+    role = role_of(reader, message, _ROLES)
+    content = reader.get(message, "content")
+    if content is None or content is MISSING:
+        return
+    kind = shape(content)
+    if kind == STR:
+        out.message(role, _UNREAD[BlockType.TEXT] if reader.mode == COUNT
+                    else text_block(content))
+        return
+    if kind != LIST:
+        raise WireFormatError("content", "expected a string, null or a list, got "
+                              + type_name(content))
+    _split_backwards(reader, role, content, out)
 
 
-def _system(top: Mapping[str, Any]) -> Optional[Instruction]:
-    if top.get("system") is None:
+def _system(reader: Reader, top: Any) -> Optional[Tuple[Block, ...]]:
+    """The top-level ``system`` blocks, None when it is missing or null."""
+    value = reader.get(top, "system")
+    if value is None or value is MISSING:
         return None
-    # A string is one text block (even ""), a list is decoded blocks.
-    return Instruction(Role.SYSTEM, tuple(content_blocks(top, _decode_block, "system")))
+    if reader.mode == FULL:
+        return tuple(blocks_of(reader, value, lambda block: decode_block(reader, block),
+                               "system"))
+    if shape(value) not in (STR, LIST):  # COUNT: only its presence counts
+        raise WireFormatError("system", "expected a string, null or a list, got "
+                              + type_name(value))
+    return ()
 
 
-def decode_anthropic(request: Any, tail_messages: Optional[int],
-                     tail_blocks: Optional[int]) -> Conversation:
-    top, messages, name = request_messages(request)
-    system = _system(top)
-    walk = walk_back(messages, decode_message, name, tail_messages, tail_blocks)
-    instructions = walk.instructions if system is None else (system, *walk.instructions)
+def decode_anthropic(reader: Reader, request: Any, out: Collector) -> Conversation:
+    top, messages, name = request_messages(reader, request)
+    system = None if reader.mode == LEAN else _system(reader, top)
+    walk = walk_back(reader, messages, lambda item, sink: decode_message(reader, item, sink),
+                     name, out)
+    instructions = walk.instructions
+    if system is not None:
+        instructions = (Instruction(Role.SYSTEM, system), *instructions)
+    tools, choice = 0, None
+    if reader.mode != LEAN:
+        tools = count_list(reader, top, "tools")
+        choice = tool_choice_kind(reader, top)
     return Conversation(
         messages=walk.messages,
         instructions=instructions,
-        tools=count_list(top, "tools"),
-        tool_choice=top.get("tool_choice"),
+        tools=tools,
+        tool_choice=choice,
         format="anthropic",
-        complete=walk.skipped == 0,
+        complete=walk.complete,
         skipped=walk.skipped,
     )

@@ -1,64 +1,84 @@
 """``format="auto"``: pick the wire format of a request (spec wire-formats.md).
 
 Detection never raises on a malformed request: it only looks at what is well
-formed, and the chosen decoder reports the structural errors.
+formed, and the chosen decoder reports the structural errors. It is bounded
+like the evaluator: it looks at the newest 512 messages and their first
+4,096 blocks (the evaluator's caps), never at older ones.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ._common import bounded, is_list, is_mapping
+from ._reader import LIST, MAP, MISSING, STR, Reader, Stop, plain_str, shape
 
-__all__ = ["detect"]
+__all__ = ["DETECT_BLOCKS", "DETECT_MESSAGES", "detect"]
+
+DETECT_MESSAGES = 512
+DETECT_BLOCKS = 4096
 
 _ANTHROPIC_BLOCKS = frozenset({"tool_use", "tool_result", "thinking", "redacted_thinking",
                                "document"})
 
 
-def _is_anthropic_block(block: Any) -> bool:
-    if not is_mapping(block):
+def _is_anthropic_block(reader: Reader, block: Any) -> bool:
+    if shape(block) != MAP:
         return False
-    kind = block.get("type")
-    if not isinstance(kind, str):
+    kind = reader.get(block, "type")
+    if shape(kind) != STR:
         return False
-    return kind in _ANTHROPIC_BLOCKS or (kind == "image" and "source" in block)
+    kind = plain_str(kind)
+    return kind in _ANTHROPIC_BLOCKS or (kind == "image"
+                                         and reader.get(block, "source") is not MISSING)
 
 
-def _message_is_anthropic(message: Any) -> bool:
-    if not is_mapping(message):
-        return False
+def _has_anthropic_block(reader: Reader, messages: Any) -> bool:
+    """Any Anthropic-only block among the newest messages (a constant amount
+    of work per block, no decoding)."""
+    index = reader.length(messages)
+    seen = blocks = 0
+    while index > 0 and seen < DETECT_MESSAGES and blocks < DETECT_BLOCKS:
+        index -= 1
+        seen += 1
+        message = reader.item(messages, index)
+        if shape(message) != MAP:
+            continue
+        try:
+            content = reader.get(message, "content")
+            if shape(content) != LIST:
+                continue
+            count = min(reader.length(content), DETECT_BLOCKS - blocks)
+            for position in range(count):
+                blocks += 1
+                if _is_anthropic_block(reader, reader.item(content, position)):
+                    return True
+        except Stop:
+            raise
+        except Exception:
+            continue  # unreadable: the decoder reports it, with its path
+    return False
+
+
+def detect(request: Any, reader: Reader) -> str:
+    """The concrete format of ``request``: ``openai``, ``anthropic`` or
+    ``responses``. Never raises (but for the reader's own stops): what cannot
+    be read is left to the decoder, which reports it."""
     try:
-        content = message.get("content")
-        return is_list(content) and any(_is_anthropic_block(block) for block in bounded(content))
-    except Exception:
-        return False  # unreadable: the decoder reports it, with its path
-
-
-def _has_anthropic_block(messages: Any) -> bool:
-    # A constant amount of work per block, no decoding (spec: auto may look at
-    # every message; production callers name the format).
-    return any(_message_is_anthropic(message) for message in bounded(messages))
-
-
-def detect(request: Any) -> str:
-    """The concrete format of ``request``: ``openai``, ``anthropic`` or ``responses``.
-
-    Never raises: what cannot be read is left to the decoder, which reports it."""
-    try:
-        return _detect(request)
+        return _detect(reader, request)
+    except Stop:
+        raise
     except Exception:
         return "openai"
 
 
-def _detect(request: Any) -> str:
-    if is_list(request) or not is_mapping(request):
+def _detect(reader: Reader, request: Any) -> str:
+    if shape(request) != MAP:
         return "openai"  # a bare list; anything else is reported by the decoder
-    if "input" in request and "messages" not in request:
+    if reader.get(request, "input") is not MISSING and reader.get(request, "messages") is MISSING:
         return "responses"
-    if "system" in request:
+    if reader.get(request, "system") is not MISSING:
         return "anthropic"
-    messages = request.get("messages")
-    if is_list(messages) and _has_anthropic_block(messages):
+    messages = reader.get(request, "messages")
+    if shape(messages) == LIST and _has_anthropic_block(reader, messages):
         return "anthropic"
     return "openai"

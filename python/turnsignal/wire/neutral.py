@@ -1,9 +1,13 @@
 """The neutral format itself (spec topic-continuity.md §2): the shape of the
-conformance vectors, validated and cleaned like any other wire format."""
+conformance vectors, validated and cleaned like any other wire format.
+
+What each mode reads (``_reader``): FULL everything; LEAN skips tool result
+content; COUNT reads roles and block types only.
+"""
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Optional, Sequence, Tuple
+from typing import Any, Tuple
 
 from ..errors import WireFormatError
 from ..model import (
@@ -12,7 +16,6 @@ from ..model import (
     BlockType,
     Conversation,
     MediaBlock,
-    Message,
     OtherBlock,
     Role,
     TextBlock,
@@ -21,6 +24,7 @@ from ..model import (
 )
 from ._common import (
     MAX_DEPTH,
+    block_type,
     content_blocks,
     count_list,
     decode_each,
@@ -29,9 +33,10 @@ from ._common import (
     require_list,
     require_mapping,
     role_of,
-    type_name,
+    tool_choice_kind,
 )
-from ._walk import Entry, walk_back
+from ._reader import COUNT, FULL, LEAN, MISSING, Reader, type_name
+from ._walk import Collector, walk_back
 
 __all__ = ["decode_neutral"]
 
@@ -40,94 +45,85 @@ __all__ = ["decode_neutral"]
 _ROLES = {role.value: role for role in Role}
 _TEXT_TYPES = {kind.value: kind for kind in (BlockType.TEXT, BlockType.REFUSAL,
                                              BlockType.REASONING)}
-_MEDIA_TYPES = {kind.value: kind for kind in OPAQUE_TYPES}
+_MEDIA_TYPES = {kind.value: MediaBlock(kind) for kind in OPAQUE_TYPES}
 _OTHER = OtherBlock()
+_UNREAD = {kind: TextBlock(kind, "") for kind in _TEXT_TYPES.values()}
 
 
-def _nested(block: Mapping[str, Any], depth: int) -> Tuple[Block, ...]:
-    content = block.get("content")
-    if content is None:
+def _nested(reader: Reader, block: Any, depth: int) -> Tuple[Block, ...]:
+    if reader.mode != FULL:
+        return ()
+    content = reader.get(block, "content")
+    if content is None or content is MISSING:
         return ()
     content = require_list(content, "content")
     if depth >= MAX_DEPTH:
         raise WireFormatError("content", "tool results nested too deeply")
-    return tuple(decode_each(content, lambda item: _decode_block(item, depth + 1), "content"))
+    return tuple(decode_each(reader, content,
+                             lambda item: decode_block(reader, item, depth + 1), "content"))
 
 
-def _decode_block(block: Any, depth: int = 0) -> Block:
+def decode_block(reader: Reader, block: Any, depth: int = 0) -> Block:
     block = require_mapping(block)
-    kind = block.get("type")
-    if not isinstance(kind, str):
+    kind = block_type(reader, block)
+    if kind is None:
         return _OTHER
     text_kind = _TEXT_TYPES.get(kind)
     if text_kind is not None:
-        return TextBlock(text_kind, get_str(block, "text"))
+        if reader.mode == COUNT:
+            return _UNREAD[text_kind]
+        return TextBlock(text_kind, get_str(reader, block, "text"))
     media = _MEDIA_TYPES.get(kind)
     if media is not None:
-        return MediaBlock(media)
+        return media
     if kind == "tool_call":
-        return ToolCallBlock(get_str(block, "id"), get_str(block, "name"),
-                             get_str(block, "arguments"))
+        if reader.mode == COUNT:
+            return ToolCallBlock("", "", "")
+        return ToolCallBlock(get_str(reader, block, "id"), get_str(reader, block, "name"),
+                             get_str(reader, block, "arguments"))
     if kind == "tool_result":
-        return ToolResultBlock(get_str(block, "call_id"), _nested(block, depth))
+        if reader.mode == COUNT:
+            return ToolResultBlock("")
+        call_id = get_str(reader, block, "call_id")
+        return ToolResultBlock(call_id, _nested(reader, block, depth))
     return _OTHER
 
 
-_TEXT = BlockType.TEXT
-
-
-def _plain_message(message: Any) -> Optional[Tuple[Message]]:
-    """The common case — a message whose blocks are all ``text`` blocks with
-    ASCII strings — decoded without the general machinery. None means "take
-    the general path"; the result is the same."""
-    if type(message) is not dict:
-        return None
-    name = message.get("role")
-    role = _ROLES.get(name) if type(name) is str else None
-    content = message.get("content")
-    if role is None or type(content) is not list:
-        return None
-    blocks = []
-    for block in content:
-        if type(block) is not dict or block.get("type") != "text":
-            return None
-        text = block.get("text")
-        if type(text) is not str or not text.isascii():
-            return None
-        blocks.append(TextBlock(_TEXT, text))
-    return (Message(role, tuple(blocks)),)
-
-
-def decode_message(message: Any) -> Sequence[Entry]:
-    plain = _plain_message(message)
-    if plain is not None:
-        return plain
+def decode_message(reader: Reader, message: Any, out: Collector) -> None:
     message = require_mapping(message)
-    role = role_of(message, _ROLES)
-    return (Message(role, tuple(content_blocks(message, _decode_block))),)
+    role = role_of(reader, message, _ROLES)
+    out.begin(role)
+    for block in content_blocks(reader, message, lambda item: decode_block(reader, item)):
+        out.add(block)
+    out.end()
 
 
-def _history_available(top: Mapping[str, Any]) -> bool:
+def _history_available(reader: Reader, top: Any) -> bool:
     # The conformance vectors carry this flag next to ``messages``.
-    value = top.get("history_available")
-    if value is None:
+    value = reader.get(top, "history_available")
+    if value is None or value is MISSING:
         return True
     if not isinstance(value, bool):
         raise WireFormatError("history_available", f"expected a bool, got {type_name(value)}")
     return value
 
 
-def decode_neutral(request: Any, tail_messages: Optional[int],
-                   tail_blocks: Optional[int]) -> Conversation:
-    top, messages, name = request_messages(request)
-    walk = walk_back(messages, decode_message, name, tail_messages, tail_blocks)
+def decode_neutral(reader: Reader, request: Any, out: Collector) -> Conversation:
+    top, messages, name = request_messages(reader, request)
+    walk = walk_back(reader, messages, lambda item, sink: decode_message(reader, item, sink),
+                     name, out)
+    available = True if reader.mode == COUNT else _history_available(reader, top)
+    tools, choice = 0, None
+    if reader.mode != LEAN:
+        tools = count_list(reader, top, "tools")
+        choice = tool_choice_kind(reader, top)
     return Conversation(
         messages=walk.messages,
         instructions=(),
-        history_available=_history_available(top),
-        tools=count_list(top, "tools"),
-        tool_choice=top.get("tool_choice"),
+        history_available=available,
+        tools=tools,
+        tool_choice=choice,
         format="neutral",
-        complete=walk.skipped == 0,
+        complete=walk.complete,
         skipped=walk.skipped,
     )

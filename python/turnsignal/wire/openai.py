@@ -1,17 +1,21 @@
-"""OpenAI Chat Completions → the neutral model (spec wire-formats.md)."""
+"""OpenAI Chat Completions → the neutral model (spec wire-formats.md).
+
+What each mode reads (``_reader``): FULL everything; LEAN skips the content
+of instructions and of tool messages (the evaluator never reads them); COUNT
+reads roles, the part types of user content, the entries of ``tool_calls``
+and ``function_call`` — what the conversation facts count — and no text.
+"""
 
 from __future__ import annotations
 
-from typing import Any, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Optional
 
 from ..errors import WireFormatError
 from ..model import (
     Block,
     BlockType,
     Conversation,
-    Instruction,
     MediaBlock,
-    Message,
     OtherBlock,
     Role,
     TextBlock,
@@ -19,9 +23,11 @@ from ..model import (
     ToolResultBlock,
 )
 from ._common import (
+    block_type,
+    clean,
     content_blocks,
     count_list,
-    decode_each,
+    decode_iter,
     get_str,
     located,
     optional_list,
@@ -29,8 +35,10 @@ from ._common import (
     request_messages,
     require_mapping,
     role_of,
+    tool_choice_kind,
 )
-from ._walk import Entry, walk_back
+from ._reader import COUNT, FULL, LEAN, MISSING, STR, Reader, shape, type_name
+from ._walk import Collector, walk_back
 
 __all__ = ["decode_openai"]
 
@@ -45,128 +53,147 @@ _TEXT_PARTS = frozenset({"text", "input_text", "output_text"})
 _MEDIA_PARTS = {"image_url": BlockType.IMAGE, "input_audio": BlockType.AUDIO,
                 "file": BlockType.FILE}
 _OTHER = OtherBlock()
+_TEXT = TextBlock(BlockType.TEXT, "")  # COUNT mode: a text block whose text is not read
+_CALL = ToolCallBlock("", "", "")  # COUNT mode: a tool call whose fields are not read
+_NO_TEXT = {kind: TextBlock(kind, "") for kind in (BlockType.TEXT, BlockType.REFUSAL)}
+_MEDIA = {kind: MediaBlock(kind) for kind in _MEDIA_PARTS.values()}
 
 
-def decode_part(part: Any) -> Block:
+def decode_part(reader: Reader, part: Any) -> Block:
+    """One content part (Chat; the Responses decoder shares the text rules)."""
     part = require_mapping(part)
-    kind = part.get("type")
-    if not isinstance(kind, str):
+    kind = block_type(reader, part)
+    if kind is None:
         return _OTHER
     if kind in _TEXT_PARTS:
-        return TextBlock(BlockType.TEXT, get_str(part, "text"))
+        if reader.mode == COUNT:
+            return _TEXT
+        return TextBlock(BlockType.TEXT, get_str(reader, part, "text"))
     media = _MEDIA_PARTS.get(kind)
     if media is not None:
-        return MediaBlock(media)
+        return _MEDIA[media]
     if kind == "refusal":
-        return TextBlock(BlockType.REFUSAL, refusal_text(part))
+        if reader.mode == COUNT:
+            return _NO_TEXT[BlockType.REFUSAL]
+        return TextBlock(BlockType.REFUSAL, refusal_text(reader, part))
     return _OTHER
 
 
-def _tool_call(call: Any) -> Block:
+def _tool_call(reader: Reader, call: Any) -> Block:
     call = require_mapping(call)
-    kind = call.get("type")
-    if kind is None or kind == "function":
+    kind = reader.get(call, "type")
+    if kind is None or kind is MISSING or _is(kind, "function"):
         key, arguments_key = "function", "arguments"
-    elif kind == "custom":
+    elif _is(kind, "custom"):
         key, arguments_key = "custom", "input"
     else:
         return _OTHER  # a tool call kind this decoder does not know
-    call_id = get_str(call, "id")
-    body = call.get(key)
-    if body is None:
+    if reader.mode == COUNT:
+        return _CALL
+    call_id = get_str(reader, call, "id")
+    body = reader.get(call, key)
+    if body is None or body is MISSING:
         return ToolCallBlock(call_id, "", "")
     body = require_mapping(body, key)
     try:
-        return ToolCallBlock(call_id, get_str(body, "name"), get_str(body, arguments_key))
+        return ToolCallBlock(call_id, get_str(reader, body, "name"),
+                             get_str(reader, body, arguments_key))
     except WireFormatError as error:
         raise located(key, error) from None
 
 
-def _legacy_function_call(message: Mapping[str, Any]) -> Optional[Block]:
-    call = message.get("function_call")
-    if call is None:
+def _is(value: Any, literal: str) -> bool:
+    """``value == literal`` for a string value, without calling into it."""
+    return shape(value) == STR and str.__eq__(value, literal)
+
+
+def _legacy_function_call(reader: Reader, message: Any) -> Optional[Block]:
+    call = reader.get(message, "function_call")
+    if call is None or call is MISSING:
         return None
     call = require_mapping(call, "function_call")
+    if reader.mode == COUNT:
+        return _CALL
     try:
-        name = get_str(call, "name")
-        return ToolCallBlock(name, name, get_str(call, "arguments"))
+        name = get_str(reader, call, "name")
+        return ToolCallBlock(name, name, get_str(reader, call, "arguments"))
     except WireFormatError as error:
         raise located("function_call", error) from None
 
 
-def _reasoning_key(message: Mapping[str, Any]) -> Optional[str]:
-    if message.get("reasoning_content") is not None:
-        return "reasoning_content"
-    if message.get("reasoning") is not None:
-        return "reasoning"
-    return None
+def _text_extra(reader: Reader, message: Any, key: str, kind: BlockType) -> Optional[Block]:
+    """An assistant's ``refusal`` / ``reasoning_content`` / ``reasoning``:
+    a block when present and not null (even ``""``)."""
+    value = reader.get(message, key)
+    if value is None or value is MISSING:
+        return None
+    if shape(value) != STR:
+        raise WireFormatError(key, f"expected a string, got {type_name(value)}")
+    return TextBlock(kind, clean(value))
 
 
-def _add_assistant_extras(message: Mapping[str, Any], blocks: List[Block]) -> None:
+def _add_assistant_extras(reader: Reader, message: Any, out: Collector) -> None:
     """The blocks that follow an assistant message's content, in spec order."""
-    if message.get("refusal") is not None:
-        blocks.append(TextBlock(BlockType.REFUSAL, get_str(message, "refusal")))
-    reasoning = _reasoning_key(message)
-    if reasoning is not None:
-        blocks.append(TextBlock(BlockType.REASONING, get_str(message, reasoning)))
-    blocks.extend(decode_each(optional_list(message, "tool_calls"), _tool_call, "tool_calls"))
-    legacy = _legacy_function_call(message)
+    if reader.mode != COUNT:
+        refusal = _text_extra(reader, message, "refusal", BlockType.REFUSAL)
+        if refusal is not None:
+            out.add(refusal)
+        reasoning = _text_extra(reader, message, "reasoning_content", BlockType.REASONING)
+        if reasoning is None:
+            reasoning = _text_extra(reader, message, "reasoning", BlockType.REASONING)
+        if reasoning is not None:
+            out.add(reasoning)
+    calls = optional_list(reader, message, "tool_calls")
+    if calls is not None:
+        for block in decode_iter(reader, calls, lambda call: _tool_call(reader, call),
+                                 "tool_calls"):
+            out.add(block)
+    legacy = _legacy_function_call(reader, message)
     if legacy is not None:
-        blocks.append(legacy)
+        out.add(legacy)
 
 
-_PLAIN_ROLES = {"user": Role.USER, "assistant": Role.ASSISTANT}
-_ASSISTANT_EXTRAS = ("refusal", "reasoning_content", "reasoning", "tool_calls", "function_call")
+def _content(reader: Reader, message: Any) -> Any:
+    return content_blocks(reader, message, lambda part: decode_part(reader, part))
 
 
-def _plain_message(message: Any) -> Optional[Tuple[Message]]:
-    """The common case on the request path — a user or assistant message whose
-    content is one ASCII string and nothing else — decoded without the general
-    machinery. None means "take the general path"; the result is the same."""
-    if type(message) is not dict:
-        return None
-    name = message.get("role")
-    role = _PLAIN_ROLES.get(name) if type(name) is str else None
-    content = message.get("content")
-    if role is None or type(content) is not str or not content.isascii():
-        return None
-    if role is Role.ASSISTANT:
-        for key in _ASSISTANT_EXTRAS:
-            if message.get(key) is not None:
-                return None
-    return (Message(role, (TextBlock(BlockType.TEXT, content),)),)
-
-
-def decode_message(message: Any) -> Sequence[Entry]:
-    plain = _plain_message(message)
-    if plain is not None:
-        return plain
+def decode_message(reader: Reader, message: Any, out: Collector) -> None:
     message = require_mapping(message)
-    role = role_of(message, _ROLES)
-    blocks = content_blocks(message, decode_part)
+    role = role_of(reader, message, _ROLES)
     if role in _INSTRUCTION_ROLES:
-        return (Instruction(role, tuple(blocks)),)
-    if role is _FUNCTION:
-        result = ToolResultBlock(get_str(message, "name"), tuple(blocks))
-        return (Message(Role.TOOL, (result,)),)
-    if role is Role.TOOL:
-        result = ToolResultBlock(get_str(message, "tool_call_id"), tuple(blocks))
-        return (Message(Role.TOOL, (result,)),)
+        blocks = tuple(_content(reader, message)) if reader.mode == FULL else ()
+        out.instruction(role, blocks)  # type: ignore[arg-type]
+        return
+    if role is _FUNCTION or role is Role.TOOL:
+        # One tool_result holding the message's content: only FULL reads it.
+        nested = tuple(_content(reader, message)) if reader.mode == FULL else ()
+        call_id = "" if reader.mode == COUNT else get_str(
+            reader, message, "name" if role is _FUNCTION else "tool_call_id")
+        out.message(Role.TOOL, ToolResultBlock(call_id, nested))
+        return
+    out.begin(role)  # type: ignore[arg-type]
+    if role is Role.USER or reader.mode != COUNT:
+        for block in _content(reader, message):
+            out.add(block)
     if role is Role.ASSISTANT:
-        _add_assistant_extras(message, blocks)
-    return (Message(role, tuple(blocks)),)  # type: ignore[arg-type]
+        _add_assistant_extras(reader, message, out)
+    out.end()
 
 
-def decode_openai(request: Any, tail_messages: Optional[int],
-                  tail_blocks: Optional[int]) -> Conversation:
-    top, messages, name = request_messages(request)
-    walk = walk_back(messages, decode_message, name, tail_messages, tail_blocks)
+def decode_openai(reader: Reader, request: Any, out: Collector) -> Conversation:
+    top, messages, name = request_messages(reader, request)
+    walk = walk_back(reader, messages, lambda item, sink: decode_message(reader, item, sink),
+                     name, out)
+    tools, choice = 0, None
+    if reader.mode != LEAN:  # FULL and COUNT: what the facts need
+        tools = count_list(reader, top, "tools") + count_list(reader, top, "functions")
+        choice = tool_choice_kind(reader, top)
     return Conversation(
         messages=walk.messages,
         instructions=walk.instructions,
-        tools=count_list(top, "tools") + count_list(top, "functions"),
-        tool_choice=top.get("tool_choice"),
+        tools=tools,
+        tool_choice=choice,
         format="openai",
-        complete=walk.skipped == 0,
+        complete=walk.complete,
         skipped=walk.skipped,
     )

@@ -2,12 +2,18 @@
 
 Every input item decodes on its own: each ``function_call`` is its own
 assistant message (the reference does not merge them, and it matters at the
-message cap).
+message cap). An ``item_reference`` among the decoded items means part of the
+history lives on the server.
+
+What each mode reads (``_reader``): FULL everything; LEAN skips
+``instructions``, the content of system and developer items and tool
+outputs; COUNT reads item types, roles, the part types of user content and
+the number of reasoning parts, no text.
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, Mapping, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Tuple
 
 from ..errors import WireFormatError
 from ..model import (
@@ -16,7 +22,6 @@ from ..model import (
     Conversation,
     Instruction,
     MediaBlock,
-    Message,
     OtherBlock,
     Role,
     TextBlock,
@@ -24,22 +29,20 @@ from ..model import (
     ToolResultBlock,
 )
 from ._common import (
-    bounded,
+    block_type,
     content_blocks,
     count_list,
-    decode_each,
+    decode_iter,
     get_str,
-    is_list,
-    is_mapping,
-    located,
     optional_list,
     refusal_text,
     require_mapping,
     role_of,
     text_block,
-    type_name,
+    tool_choice_kind,
 )
-from ._walk import Entry, walk_back
+from ._reader import COUNT, FULL, LEAN, LIST, MISSING, STR, Reader, plain_str, shape, type_name
+from ._walk import CapReached, Collector, Walk, walk_back
 
 __all__ = ["decode_responses"]
 
@@ -51,156 +54,182 @@ _TEXT_PARTS = frozenset({"input_text", "output_text"})
 _MEDIA_PARTS = {"input_image": BlockType.IMAGE, "input_file": BlockType.FILE,
                 "input_audio": BlockType.AUDIO}
 _OTHER = OtherBlock()
-_OTHER_ITEM = (Message(Role.ASSISTANT, (_OTHER,)),)
+_UNREAD = {kind: TextBlock(kind, "") for kind in (BlockType.TEXT, BlockType.REFUSAL,
+                                                   BlockType.REASONING)}
+_CALL = ToolCallBlock("", "", "")
 
 
-def _decode_part(part: Any) -> Block:
+def _decode_part(reader: Reader, part: Any) -> Block:
     part = require_mapping(part)
-    kind = part.get("type")
-    if not isinstance(kind, str):
+    kind = block_type(reader, part)
+    if kind is None:
         return _OTHER
     if kind in _TEXT_PARTS:
-        return TextBlock(BlockType.TEXT, get_str(part, "text"))
+        if reader.mode == COUNT:
+            return _UNREAD[BlockType.TEXT]
+        return TextBlock(BlockType.TEXT, get_str(reader, part, "text"))
     media = _MEDIA_PARTS.get(kind)
     if media is not None:
         return MediaBlock(media)
     if kind == "refusal":
-        return TextBlock(BlockType.REFUSAL, refusal_text(part))
+        if reader.mode == COUNT:
+            return _UNREAD[BlockType.REFUSAL]
+        return TextBlock(BlockType.REFUSAL, refusal_text(reader, part))
     return _OTHER
 
 
-def _message(item: Mapping[str, Any]) -> Sequence[Entry]:
-    role = role_of(item, _ROLES)
-    blocks = tuple(content_blocks(item, _decode_part))
+def _parts(reader: Reader, item: Any, key: str = "content") -> Any:
+    return content_blocks(reader, item, lambda part: _decode_part(reader, part), key)
+
+
+def _message(reader: Reader, item: Any, out: Collector) -> None:
+    role = role_of(reader, item, _ROLES)
     if role in _INSTRUCTION_ROLES:
-        return (Instruction(role, blocks),)
-    return (Message(role, blocks),)
+        out.instruction(role, tuple(_parts(reader, item)) if reader.mode == FULL else ())
+        return
+    out.begin(role)
+    if role is Role.USER or reader.mode != COUNT:
+        for block in _parts(reader, item):
+            out.add(block)
+    out.end()
 
 
-def _call_id(item: Mapping[str, Any]) -> str:
-    return get_str(item, "call_id") or get_str(item, "id")
+def _call(reader: Reader, item: Any, out: Collector, arguments: str) -> None:
+    if reader.mode == COUNT:
+        out.message(Role.ASSISTANT, _CALL)
+        return
+    call_id = get_str(reader, item, "call_id") or get_str(reader, item, "id")
+    call = ToolCallBlock(call_id, get_str(reader, item, "name"),
+                         get_str(reader, item, arguments))
+    out.message(Role.ASSISTANT, call)
 
 
-def _function_call(item: Mapping[str, Any]) -> Sequence[Entry]:
-    call = ToolCallBlock(_call_id(item), get_str(item, "name"), get_str(item, "arguments"))
-    return (Message(Role.ASSISTANT, (call,)),)
-
-
-def _custom_tool_call(item: Mapping[str, Any]) -> Sequence[Entry]:
-    call = ToolCallBlock(_call_id(item), get_str(item, "name"), get_str(item, "input"))
-    return (Message(Role.ASSISTANT, (call,)),)
-
-
-def _call_output(item: Mapping[str, Any]) -> Sequence[Entry]:
+def _call_output(reader: Reader, item: Any, out: Collector) -> None:
     # A string output is one text block, a list of input parts decodes part by
-    # part: exactly the rules of message content.
-    content = tuple(content_blocks(item, _decode_part, "output"))
-    return (Message(Role.TOOL, (ToolResultBlock(get_str(item, "call_id"), content),)),)
+    # part: exactly the rules of message content. Only FULL reads it.
+    content = tuple(_parts(reader, item, "output")) if reader.mode == FULL else ()
+    call_id = "" if reader.mode == COUNT else get_str(reader, item, "call_id")
+    out.message(Role.TOOL, ToolResultBlock(call_id, content))
 
 
-def _reasoning_part(part: Any) -> Block:
-    return TextBlock(BlockType.REASONING, get_str(require_mapping(part), "text"))
+def _reasoning_part(reader: Reader, part: Any) -> Block:
+    return TextBlock(BlockType.REASONING, get_str(reader, require_mapping(part), "text"))
 
 
-def _reasoning(item: Mapping[str, Any]) -> Sequence[Entry]:
-    blocks = (decode_each(optional_list(item, "summary"), _reasoning_part, "summary")
-              + decode_each(optional_list(item, "content"), _reasoning_part, "content"))
-    if not blocks:
-        return ()
-    return (Message(Role.ASSISTANT, tuple(blocks)),)
+def _reasoning(reader: Reader, item: Any, out: Collector) -> None:
+    opened = False
+    for key in ("summary", "content"):
+        parts = optional_list(reader, item, key)
+        if parts is None:
+            continue
+        if reader.mode == COUNT:  # each part is read, none is looked into
+            blocks = decode_iter(reader, parts, lambda part: _UNREAD[BlockType.REASONING], key)
+        else:
+            blocks = decode_iter(reader, parts, lambda part: _reasoning_part(reader, part), key)
+        for block in blocks:
+            if not opened:
+                opened = True
+                out.begin(Role.ASSISTANT)
+            out.add(block)
+    if opened:  # no part: the item is dropped
+        out.end()
 
 
-_ITEMS: Dict[str, Callable[[Mapping[str, Any]], Sequence[Entry]]] = {
+def _item_reference(reader: Reader, item: Any, out: Collector) -> None:
+    out.history_unavailable = True  # no message
+
+
+_ITEMS: Dict[str, Callable[[Reader, Any, Collector], None]] = {
     "message": _message,
-    "function_call": _function_call,
-    "custom_tool_call": _custom_tool_call,
+    "function_call": lambda reader, item, out: _call(reader, item, out, "arguments"),
+    "custom_tool_call": lambda reader, item, out: _call(reader, item, out, "input"),
     "function_call_output": _call_output,
     "custom_tool_call_output": _call_output,
     "reasoning": _reasoning,
-    # Only marks the history incomplete (``has_item_reference``): no message.
-    "item_reference": lambda item: (),
+    "item_reference": _item_reference,
 }
 
 
-def decode_item(item: Any) -> Sequence[Entry]:
+def decode_item(reader: Reader, item: Any, out: Collector) -> None:
     item = require_mapping(item)
-    kind = item.get("type")
-    if kind is None:
-        return _message(item)
-    handler = _ITEMS.get(kind) if isinstance(kind, str) else None
+    kind = reader.get(item, "type")
+    if kind is None or kind is MISSING:
+        _message(reader, item, out)
+        return
+    handler = _ITEMS.get(plain_str(kind)) if shape(kind) == STR else None
     if handler is None:
-        return _OTHER_ITEM
-    return handler(item)
+        out.message(Role.ASSISTANT, _OTHER)
+        return
+    handler(reader, item, out)
 
 
-def _scan(items: Sequence[Any]) -> bool:
-    # The hot loop of a 100,000-item request: plain dicts take the fast branch.
-    for item in bounded(items):
-        if type(item) is dict:
-            if item.get("type") == "item_reference":
-                return True
-        elif is_mapping(item) and item.get("type") == "item_reference":
-            return True
-    return False
-
-
-def has_item_reference(items: Sequence[Any], name: str = "input") -> bool:
-    """Whether any item is an ``item_reference``. Scans every item (one read
-    per item, no decoding): one reference anywhere makes the history partial."""
-    try:
-        return _scan(items)
-    except Exception:
-        pass
-    # Slow path, only when some item cannot be read: find it to report its path.
-    for index, item in enumerate(bounded(items)):
-        try:
-            _scan((item,))
-        except Exception as error:
-            raise located(f"{name}[{index}]", error) from None
-    raise WireFormatError(name, "could not be read")
-
-
-def _instructions(top: Mapping[str, Any]) -> Tuple[Instruction, ...]:
-    value = top.get("instructions")
-    if value is None:
+def _instructions(reader: Reader, top: Any) -> Tuple[Instruction, ...]:
+    value = reader.get(top, "instructions")
+    if value is None or value is MISSING:
         return ()
-    if not isinstance(value, str):
+    if shape(value) != STR:
         raise WireFormatError("instructions", f"expected a string, got {type_name(value)}")
-    return (Instruction(Role.DEVELOPER, (text_block(value),)),)
+    return (Instruction(Role.DEVELOPER, (text_block(value),) if reader.mode == FULL else ()),)
 
 
-def _input_items(top: Mapping[str, Any]) -> Sequence[Any]:
-    value = top.get("input")
-    if value is None:
-        return ()
-    if isinstance(value, str):
-        # A string input is one user message, expressed as an item so the
-        # bounded walk treats it like any other.
-        return ({"role": "user", "content": value},)
-    if not is_list(value):
+def _input_items(reader: Reader, top: Any) -> Any:
+    """The ``input`` list; None when missing or null; a string as it is."""
+    value = reader.get(top, "input")
+    if value is None or value is MISSING:
+        return None
+    kind = shape(value)
+    if kind == STR:
+        return value
+    if kind != LIST:
         raise WireFormatError("input", "expected a string, null or a list, got "
                               + type_name(value))
     return value
 
 
-def decode_responses(request: Any, tail_messages: Optional[int],
-                     tail_blocks: Optional[int]) -> Conversation:
-    if is_list(request):  # lenient: a bare list is the ``input`` list
-        top: Mapping[str, Any] = {}
-        items, name = request, ""
+def _server_history(reader: Reader, top: Any) -> bool:
+    """``previous_response_id`` or ``conversation`` is set."""
+    for key in ("previous_response_id", "conversation"):
+        value = reader.get(top, key)
+        if value is not None and value is not MISSING:
+            return True
+    return False
+
+
+def decode_responses(reader: Reader, request: Any, out: Collector) -> Conversation:
+    if shape(request) == LIST:  # lenient: a bare list is the ``input`` list
+        top: Any = None
+        items: Any = request
+        name = ""
     else:
         top = require_mapping(request)
-        items, name = _input_items(top), "input"
-    available = (top.get("previous_response_id") is None and top.get("conversation") is None
-                 and not has_item_reference(items, name))
-    walk = walk_back(items, decode_item, name, tail_messages, tail_blocks)
+        items, name = _input_items(reader, top), "input"
+    server = reader.mode != COUNT and _server_history(reader, top)
+    if items is None:
+        walk = Walk((), (), 0, True, False, False)
+    elif shape(items) == STR:  # a string input is one user message
+        try:
+            out.message(Role.USER, _UNREAD[BlockType.TEXT] if reader.mode == COUNT
+                        else text_block(items))
+        except CapReached:
+            pass
+        walk = Walk((out.messages[0],), (), 0, True, False, False)
+    else:
+        walk = walk_back(reader, items, lambda item, sink: decode_item(reader, item, sink),
+                         name, out)
+    instructions = walk.instructions
+    tools, choice = 0, None
+    if reader.mode != LEAN:
+        instructions = _instructions(reader, top) + instructions
+        tools = count_list(reader, top, "tools")
+        choice = tool_choice_kind(reader, top)
     return Conversation(
         messages=walk.messages,
-        instructions=_instructions(top) + walk.instructions,
-        history_available=available,
-        tools=count_list(top, "tools"),
-        tool_choice=top.get("tool_choice"),
+        instructions=instructions,
+        history_available=not (server or walk.history_unavailable),
+        tools=tools,
+        tool_choice=choice,
         format="responses",
-        complete=walk.skipped == 0,
+        complete=walk.complete,
         skipped=walk.skipped,
     )
+

@@ -1,27 +1,14 @@
-//! The PyO3 binding: module `turnsignal._native` (see `python/turnsignal/_hotpath.py`).
-//!
-//! Thin by design: convert arguments, run the pure-Rust core with every panic
-//! caught (none may cross the FFI boundary; a caught panic raises
-//! `NativeError`), and release the GIL while working on large inputs.
+//! The hot path's text primitives (exposed for the differential tests) and
+//! the per-segment-list calls of the original interface.
 
-use std::panic::{catch_unwind, AssertUnwindSafe};
-
-use pyo3::create_exception;
-use pyo3::exceptions::{PyRuntimeError, PyTypeError};
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 
 use crate::score::LiveAnalysis;
 
-create_exception!(
-    turnsignal._native,
-    NativeError,
-    PyRuntimeError,
-    "A bug in the native core (a caught Rust panic)."
-);
-
-/// Inputs above this many bytes are processed with the GIL released.
-const DETACH_BYTES: usize = 4096;
+use super::text::replace_surrogates;
+use super::{run, NativeError};
 
 /// The UTF-8 text of one Python `str`, kept alive for the call.
 enum Held<'py> {
@@ -39,26 +26,6 @@ impl Held<'_> {
             Held::Bytes(b) => std::str::from_utf8(b.as_bytes()).unwrap_or(""),
             Held::Owned(s) => s,
         }
-    }
-}
-
-/// Decode the `surrogatepass` UTF-8 of a Python string, replacing every
-/// surrogate code point (3 bytes `ED A0..BF xx`) by U+FFFD.
-fn replace_surrogates(bytes: &[u8]) -> String {
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == 0xED && i + 2 < bytes.len() && bytes[i + 1] >= 0xA0 {
-            out.extend_from_slice("\u{fffd}".as_bytes());
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    match String::from_utf8(out) {
-        Ok(s) => s,
-        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
     }
 }
 
@@ -103,31 +70,6 @@ fn strs<'a>(held: &'a [Held<'_>]) -> Vec<&'a str> {
     held.iter().map(Held::as_str).collect()
 }
 
-pub(crate) fn panic_message(e: Box<dyn std::any::Any + Send>) -> String {
-    let what = if let Some(s) = e.downcast_ref::<&str>() {
-        (*s).to_owned()
-    } else if let Some(s) = e.downcast_ref::<String>() {
-        s.clone()
-    } else {
-        "unknown panic".to_owned()
-    };
-    format!("turnsignal native core panicked: {what}")
-}
-
-/// Run `f` with panics caught, detached from the interpreter when `bytes` is large.
-fn run<T, F>(py: Python<'_>, bytes: usize, f: F) -> PyResult<T>
-where
-    T: Send,
-    F: FnOnce() -> T + Send,
-{
-    let result = if bytes > DETACH_BYTES {
-        py.detach(|| catch_unwind(AssertUnwindSafe(f)))
-    } else {
-        catch_unwind(AssertUnwindSafe(f))
-    };
-    result.map_err(|e| NativeError::new_err(panic_message(e)))
-}
-
 fn total(texts: &[&str]) -> usize {
     texts.iter().map(|s| s.len()).sum()
 }
@@ -135,7 +77,13 @@ fn total(texts: &[&str]) -> usize {
 /// The live turn's term set L and entity set E (spec §6.7); created by `analyze_live`.
 #[pyclass(frozen, module = "turnsignal._native", name = "LiveTurn")]
 pub struct LiveTurn {
-    inner: LiveAnalysis,
+    pub(crate) inner: LiveAnalysis,
+}
+
+impl LiveTurn {
+    pub fn new(inner: LiveAnalysis) -> Self {
+        LiveTurn { inner }
+    }
 }
 
 #[pymethods]
@@ -169,42 +117,45 @@ impl LiveTurn {
 }
 
 #[pyfunction]
-fn lowercase(py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<String> {
+pub fn lowercase(py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<String> {
     let h = hold(text, "text")?;
     let t = h.as_str();
     run(py, t.len(), || crate::charclass::lowercase(t).into_owned())
 }
 
 #[pyfunction]
-fn terms(py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+pub fn terms(py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
     let h = hold(text, "text")?;
     let t = h.as_str();
     run(py, t.len(), || crate::terms::terms(t))
 }
 
 #[pyfunction]
-fn term_set(py: Python<'_>, segments: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+pub fn term_set(py: Python<'_>, segments: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
     let h = hold_seq(segments, "segments")?;
     let s = strs(&h);
     run(py, total(&s), || crate::terms::term_set(&s))
 }
 
 #[pyfunction]
-fn masked_ranges(py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<Vec<(usize, usize)>> {
+pub fn masked_ranges(py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<Vec<(usize, usize)>> {
     let h = hold(text, "text")?;
     let t = h.as_str();
     run(py, t.len(), || crate::masking::masked_ranges(t))
 }
 
 #[pyfunction]
-fn single_quote_spans(py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<Vec<(usize, usize)>> {
+pub fn single_quote_spans(
+    py: Python<'_>,
+    text: &Bound<'_, PyAny>,
+) -> PyResult<Vec<(usize, usize)>> {
     let h = hold(text, "text")?;
     let t = h.as_str();
     run(py, t.len(), || crate::quotes::single_quote_spans(t))
 }
 
 #[pyfunction]
-fn phrase_tokens(
+pub fn phrase_tokens(
     py: Python<'_>,
     text: &Bound<'_, PyAny>,
     change_view: bool,
@@ -217,21 +168,21 @@ fn phrase_tokens(
 }
 
 #[pyfunction]
-fn entities(py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<(Vec<String>, bool)> {
+pub fn entities(py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<(Vec<String>, bool)> {
     let h = hold(text, "text")?;
     let t = h.as_str();
     run(py, t.len(), || crate::entities::entities(t))
 }
 
 #[pyfunction]
-fn prose_term_count(py: Python<'_>, segments: &Bound<'_, PyAny>) -> PyResult<usize> {
+pub fn prose_term_count(py: Python<'_>, segments: &Bound<'_, PyAny>) -> PyResult<usize> {
     let h = hold_seq(segments, "segments")?;
     let s = strs(&h);
     run(py, total(&s), || crate::score::prose_term_count(&s))
 }
 
 #[pyfunction]
-fn phrase_flags(
+pub fn phrase_flags(
     py: Python<'_>,
     segments: &Bound<'_, PyAny>,
 ) -> PyResult<(bool, bool, bool, bool, bool)> {
@@ -248,7 +199,7 @@ fn phrase_flags(
 }
 
 #[pyfunction]
-fn analyze_live(py: Python<'_>, segments: &Bound<'_, PyAny>) -> PyResult<LiveTurn> {
+pub fn analyze_live(py: Python<'_>, segments: &Bound<'_, PyAny>) -> PyResult<LiveTurn> {
     let h = hold_seq(segments, "segments")?;
     let s = strs(&h);
     let inner = run(py, total(&s), || crate::score::analyze_live(&s))?;
@@ -256,7 +207,7 @@ fn analyze_live(py: Python<'_>, segments: &Bound<'_, PyAny>) -> PyResult<LiveTur
 }
 
 #[pyfunction]
-fn score_prior(
+pub fn score_prior(
     py: Python<'_>,
     live: &Bound<'_, LiveTurn>,
     segments: &Bound<'_, PyAny>,
@@ -269,34 +220,4 @@ fn score_prior(
     run(py, total(&s) + total(&t), || {
         crate::score::score_prior(live, &s, &t)
     })
-}
-
-#[pymodule]
-#[pyo3(name = "_native")]
-fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
-    m.add(
-        "BUILD_PROFILE",
-        if cfg!(debug_assertions) {
-            "debug"
-        } else {
-            "release"
-        },
-    )?;
-    m.add("UNICODE_VERSION", crate::UNICODE_VERSION)?;
-    m.add("NativeError", m.py().get_type::<NativeError>())?;
-    m.add_class::<LiveTurn>()?;
-    m.add_function(wrap_pyfunction!(lowercase, m)?)?;
-    m.add_function(wrap_pyfunction!(terms, m)?)?;
-    m.add_function(wrap_pyfunction!(term_set, m)?)?;
-    m.add_function(wrap_pyfunction!(masked_ranges, m)?)?;
-    m.add_function(wrap_pyfunction!(single_quote_spans, m)?)?;
-    m.add_function(wrap_pyfunction!(phrase_tokens, m)?)?;
-    m.add_function(wrap_pyfunction!(entities, m)?)?;
-    m.add_function(wrap_pyfunction!(prose_term_count, m)?)?;
-    m.add_function(wrap_pyfunction!(phrase_flags, m)?)?;
-    m.add_function(wrap_pyfunction!(analyze_live, m)?)?;
-    m.add_function(wrap_pyfunction!(score_prior, m)?)?;
-    m.add_function(wrap_pyfunction!(crate::python_facts::count_facts, m)?)?;
-    Ok(())
 }

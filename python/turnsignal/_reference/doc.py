@@ -1,0 +1,260 @@
+"""The evaluator's view of a conversation, and its per-turn work (reference).
+
+A ``Doc`` is what the topic-continuity walk (``turnsignal.topic_continuity.
+walk``) reads: one kind byte per message and how the window ends. The walk
+decides turns, budgets, coverage and scope in Python; the text of a turn is
+only read by ``live_turn`` / ``prior_turn``, one call per turn, which window
+it (spec §5.4) and analyse it (§6). ``turnsignal._native`` implements the
+same functions over its own ``Doc``, built by its decoder without creating
+Python objects per message.
+"""
+
+from __future__ import annotations
+
+from typing import Any, List, Sequence, Tuple
+
+from turnsignal._reference.phrases import phrase_flags
+from turnsignal._reference.scoring import LiveTurn, analyze_live, prose_term_count, score_prior
+from turnsignal._text import byte_prefix, byte_suffix, is_blank, utf8_len
+from turnsignal.model import OPAQUE_TYPES, BlockType, Message, Role
+
+__all__ = [
+    "ASSISTANT",
+    "FLOOR_BLOCKS",
+    "FLOOR_BUDGET",
+    "FLOOR_SCAN",
+    "FLOOR_START",
+    "OTHER",
+    "RESULT",
+    "START",
+    "Doc",
+    "live_turn",
+    "messages_doc",
+    "prior_turn",
+    "tool_ids_match",
+]
+
+# Message kinds (one byte each in ``Doc.kinds``).
+START = 0  # a user message with a block that is not a tool result: starts a turn
+RESULT = 1  # a tool message, or a non-empty user message of tool results only
+ASSISTANT = 2
+OTHER = 3  # system, developer, an empty user message
+
+# What lies before message 0 of a ``Doc``.
+FLOOR_START = 0  # nothing: message 0 is the conversation's first
+FLOOR_SCAN = 1  # message 0 reaches the 512-message cap: it cannot be visited
+FLOOR_BLOCKS = 2  # message 0 reaches the 4,096-block cap: it cannot be visited
+FLOOR_BUDGET = 3  # older history exists, beyond the decoding budget
+
+MAX_SCAN_MESSAGES = 512
+MAX_CONTENT_BLOCKS = 4096
+MAX_TOOL_NAMES_PER_TURN = 16
+MAX_TOOL_NAME_BYTES = 64
+
+_TEXT = BlockType.TEXT
+_TOOL_CALL = BlockType.TOOL_CALL
+_TOOL_RESULT = BlockType.TOOL_RESULT
+
+
+def kind_of(message: Message) -> int:
+    role = message.role
+    if role is Role.ASSISTANT:
+        return ASSISTANT
+    if role is Role.TOOL:
+        return RESULT
+    if role is not Role.USER:
+        return OTHER
+    for block in message.content:
+        if block.type is not _TOOL_RESULT:
+            return START
+    return RESULT if message.content else OTHER
+
+
+class Doc:
+    """The newest messages, from the one where the evaluator's walk must stop
+    (or the first) to the live one, and what lies before them."""
+
+    __slots__ = ("floor", "format", "history_available", "kinds", "messages")
+
+    def __init__(self, messages: Sequence[Message], floor: int, history_available: bool = True,
+                 format: str = "neutral") -> None:
+        self.messages = tuple(messages)
+        self.kinds = bytes(kind_of(message) for message in self.messages)
+        self.floor = floor
+        self.history_available = history_available
+        self.format = format
+
+
+def messages_doc(messages: Sequence[Message], truncated: bool = False,
+                 history_available: bool = True, format: str = "neutral") -> Doc:
+    """The window the evaluator may visit: walking from the newest message,
+    the one that makes the count reach 512 messages or 4,096 blocks is the
+    first (and cannot itself be visited); ``truncated`` means decoding
+    stopped early, so what precedes the first message is unknown."""
+    count = blocks = 0
+    index = len(messages)
+    while index > 0:
+        index -= 1
+        count += 1
+        blocks += len(messages[index].content)
+        if blocks >= MAX_CONTENT_BLOCKS:
+            return Doc(messages[index:], FLOOR_BLOCKS, history_available, format)
+        if count >= MAX_SCAN_MESSAGES:
+            return Doc(messages[index:], FLOOR_SCAN, history_available, format)
+    return Doc(messages, FLOOR_BUDGET if truncated else FLOOR_START, history_available, format)
+
+
+def tool_ids_match(doc: Doc, start: int) -> bool:
+    """The tool walk's check (§5.3) over messages ``start+1 ..`` (the turn's
+    tool exchange): some tool result, and every result answers a call."""
+    calls = set()
+    results: List[str] = []
+    for message in doc.messages[start + 1:]:
+        for block in message.content:
+            if block.type is _TOOL_CALL:
+                calls.add(block.id)
+            elif block.type is _TOOL_RESULT:
+                results.append(block.call_id)
+    return bool(results) and all(call_id and call_id in calls for call_id in results)
+
+
+# -- windowing (§5.4) -------------------------------------------------------------------------
+
+class _Window:
+    """One turn's retained text under the per-turn byte budget."""
+
+    __slots__ = ("budget", "segments", "truncated")
+
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+        self.segments: List[str] = []
+        self.truncated = False
+
+    def add(self, text: str) -> None:
+        """Add ``text`` whole when it fits, else its head and tail (half the
+        remaining budget each, cut on character boundaries) as two segments."""
+        if not text:
+            return
+        size = utf8_len(text)
+        if size <= self.budget:
+            self.segments.append(text)
+            self.budget -= size
+            return
+        self.truncated = True
+        half = self.budget // 2
+        if half == 0:
+            return
+        head, tail = byte_prefix(text, half), byte_suffix(text, half)
+        for piece in (head, tail):
+            if piece:
+                self.segments.append(piece)
+        self.budget -= utf8_len(head) + utf8_len(tail)
+
+
+def _excluded(messages: Sequence[Message]) -> bool:
+    """Content outside the evidence policy: anything but text and
+    argument-free tool calls (tool results, reasoning, refusals, media…)."""
+    for message in messages:
+        for block in message.content:
+            kind = block.type
+            if kind is _TEXT or (kind is _TOOL_CALL and not block.arguments):
+                continue
+            return True
+    return False
+
+
+def _has_opaque(message: Message) -> bool:
+    return any(block.type in OPAQUE_TYPES for block in message.content)
+
+
+def _user_text(window: _Window, message: Message) -> None:
+    for block in message.content:
+        if block.type is _TEXT:
+            window.add(block.text)
+
+
+def live_turn(doc: Doc, start: int, max_turn_bytes: int) -> Tuple[Any, ...]:
+    """The live turn (messages ``start..``): ``(analysis, byte_count,
+    truncated, excluded, opaque_only, term_count, entity_count, capped,
+    prose_terms, strong_reference, weak_reference, acknowledgement,
+    change_marker, marker_ambiguous)``. Only the first message's text is
+    evidence; ``opaque_only`` is media with no readable text (§5.2)."""
+    messages = doc.messages[start:]
+    window = _Window(max_turn_bytes)
+    _user_text(window, messages[0])
+    segments = window.segments
+    opaque_only = (not window.truncated and _has_opaque(messages[0])
+                   and all(is_blank(segment) for segment in segments))
+    analysis = analyze_live(segments)
+    flags = phrase_flags(segments) if segments else (False,) * 5
+    return (analysis, max_turn_bytes - window.budget, window.truncated, _excluded(messages),
+            opaque_only, analysis.term_count, analysis.entity_count, analysis.capped,
+            prose_term_count(segments), *flags)
+
+
+def _upper_bound(messages: Sequence[Message], include_assistant: bool,
+                 max_turn_bytes: int) -> int:
+    """Bytes a prior turn could retain, from block lengths alone (no text scan)."""
+    total = 0
+    for block in messages[0].content:
+        if block.type is _TEXT:
+            total += utf8_len(block.text)
+    tool_calls = 0
+    for message in messages:
+        assistant = include_assistant and message.role is Role.ASSISTANT
+        for block in message.content:
+            kind = block.type
+            if kind is _TOOL_CALL:
+                if tool_calls < MAX_TOOL_NAMES_PER_TURN:
+                    total += min(utf8_len(block.name), MAX_TOOL_NAME_BYTES)
+                tool_calls += 1
+            elif assistant and kind is _TEXT:
+                total += utf8_len(block.text)
+    return min(total, max_turn_bytes)
+
+
+def _tool_names(messages: Sequence[Message], window: _Window) -> Tuple[List[str], bool]:
+    names: List[str] = []
+    count, capped = 0, False
+    for message in messages:
+        for block in message.content:
+            if block.type is not _TOOL_CALL:
+                continue
+            count += 1
+            if count >= MAX_TOOL_NAMES_PER_TURN:
+                capped = True  # reaching the cap exactly counts
+            if count > MAX_TOOL_NAMES_PER_TURN:
+                continue
+            name = byte_prefix(block.name, MAX_TOOL_NAME_BYTES)
+            if not name:
+                continue
+            size = utf8_len(name)
+            if size > window.budget:
+                window.truncated = True
+                continue
+            names.append(name)
+            window.budget -= size
+    return names, capped
+
+
+def prior_turn(doc: Doc, live: LiveTurn, start: int, end: int, max_turn_bytes: int,
+               include_assistant: bool, budget: int) -> Tuple[Any, ...]:
+    """One prior turn (messages ``start..end``): ``(upper_bound, byte_count,
+    truncated, tool_cap_reached, excluded, lexical, entity, capped)``. When
+    its upper bound exceeds ``budget`` the turn is not read: ``byte_count``
+    is -1 and the rest is zero."""
+    messages = doc.messages[start:end]
+    bound = _upper_bound(messages, include_assistant, max_turn_bytes)
+    if bound > budget:
+        return (bound, -1, False, False, False, 0.0, 0.0, False)
+    window = _Window(max_turn_bytes)
+    _user_text(window, messages[0])
+    if include_assistant:
+        for message in messages[1:]:
+            if message.role is Role.ASSISTANT:
+                _user_text(window, message)
+    names, tool_cap = _tool_names(messages, window)
+    lexical, entity, capped = score_prior(live, window.segments, names)
+    return (bound, max_turn_bytes - window.budget, window.truncated, tool_cap,
+            _excluded(messages), lexical, entity, capped)
+

@@ -1,0 +1,79 @@
+"""Requests → what the evaluators read, with the reference decoders.
+
+``evaluation_doc`` decodes what the topic-continuity evaluator visits (the
+newest 512 messages / 4,096 blocks, LEAN), ``request_facts`` counts the
+conversation facts of the whole request (COUNT, no text read). Both check the
+deadline and the cancellation token while decoding. ``turnsignal._native``
+has the same two functions over its Rust decoders.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional, Tuple
+
+from turnsignal._reference.doc import (
+    MAX_CONTENT_BLOCKS,
+    MAX_SCAN_MESSAGES,
+    Doc,
+    messages_doc,
+)
+from turnsignal.topic_continuity.checkpoint import Checkpoint
+
+__all__ = ["evaluation_doc", "request_facts"]
+
+
+class CancelFailed(RuntimeError):
+    """``cancel.is_set()`` raised while decoding."""
+
+
+def _checkpoint(deadline: Optional[float], cancel: Any) -> Optional[Checkpoint]:
+    if deadline is None and cancel is None:
+        return None
+    return Checkpoint(deadline, cancel)
+
+
+def evaluation_doc(request: Any, format: str, deadline: Optional[float] = None,
+                   cancel: Any = None) -> Optional[Doc]:
+    """The evaluator's ``Doc`` of ``request``; None when the deadline passed
+    or ``cancel`` was set while decoding. Raises ``WireFormatError``."""
+    from turnsignal.wire import LEAN, decode_reference
+    from turnsignal.wire._reader import CancelFailed as Failed
+    from turnsignal.wire._reader import Cancelled
+
+    try:
+        decoded = decode_reference(request, format, LEAN, tail_messages=MAX_SCAN_MESSAGES,
+                                   tail_blocks=MAX_CONTENT_BLOCKS,
+                                   checkpoint=_checkpoint(deadline, cancel))
+    except Cancelled:
+        return None
+    except Failed:
+        failure = CancelFailed("cancel.is_set() raised")
+    else:
+        conversation = decoded.conversation
+        return messages_doc(conversation.messages, decoded.truncated,
+                            conversation.history_available, conversation.format)
+    raise failure
+
+
+def request_facts(request: Any, format: str, deadline: Optional[float] = None,
+                  cancel: Any = None) -> Optional[Tuple[Tuple[int, ...], str]]:
+    """``(the ConversationFacts fields in order, concrete format)`` of the
+    whole request; None when the deadline passed or ``cancel`` was set while
+    decoding. Raises ``WireFormatError``."""
+    from turnsignal import _reference
+    from turnsignal.conversation.facts import compute_facts
+    from turnsignal.wire import COUNT, decode_reference
+    from turnsignal.wire._reader import CancelFailed as Failed
+    from turnsignal.wire._reader import Cancelled
+
+    try:
+        decoded = decode_reference(request, format, COUNT,
+                                   checkpoint=_checkpoint(deadline, cancel))
+    except Cancelled:
+        return None
+    except Failed:
+        failure = CancelFailed("cancel.is_set() raised")
+    else:
+        conversation = decoded.conversation
+        return tuple(compute_facts(conversation, _reference)), conversation.format
+    raise failure

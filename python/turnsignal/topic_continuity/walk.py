@@ -1,0 +1,184 @@
+"""The walk (spec §5, §6): messages → one policy group's evidence.
+
+Python walks the conversation over compact data — one kind byte per message
+(``Doc.kinds``) — to find the live turn, the tool exchange and the prior
+turns, applies the counted caps and the byte budgets, and assembles coverage
+and scope. The text of a turn is read by one hot-path call per turn
+(``live_turn``, ``prior_turn``: the native core or the reference), and the
+deadline is checked between those calls, so at most one turn's retained text
+is processed between two checks (§9).
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+from typing import Any, Dict, NamedTuple, Optional, Tuple
+
+from turnsignal.topic_continuity.checkpoint import Checkpoint
+from turnsignal.topic_continuity.constants import DECAY
+from turnsignal.topic_continuity.policy import HistoryPolicy
+from turnsignal.topic_continuity.result import ZERO_FEATURES, Coverage, Features, Reason, Scope
+
+__all__ = ["LIVE_TOOL", "LIVE_USER", "Evidence", "LiveTurn", "TurnCache", "evidence",
+           "locate_live"]
+
+LIVE_USER = "user"
+LIVE_TOOL = "tool_continuation"
+
+# Message kinds and window floors (see ``turnsignal._reference.doc``).
+_START, _OTHER = b"\x00", b"\x03"
+_FLOOR_START, _FLOOR_SCAN, _FLOOR_BLOCKS, _FLOOR_BUDGET = 0, 1, 2, 3
+
+#: Shares text work between the policy groups of one evaluation.
+TurnCache = Dict[Tuple[Any, ...], Any]
+
+
+class LiveTurn(NamedTuple):
+    """Where the live turn starts, or the terminal status that ends the walk."""
+
+    status: Optional[Reason]
+    start: int = 0
+    kind: str = LIVE_USER
+    feature_cap_reached: bool = False
+
+
+class Evidence(NamedTuple):
+    """One policy group's evidence: what every rule of the group classifies."""
+
+    status: Optional[Reason]  # a terminal outcome, or None
+    coverage: Coverage
+    scope: Scope
+    features: Features
+    live_kind: Optional[str]
+    opaque_only: bool
+    input_bytes: int
+
+
+def locate_live(doc: Any, hotpath: ModuleType) -> LiveTurn:
+    """The live turn (§5.2) and the tool walk (§5.3): policy-independent."""
+    kinds, floor = doc.kinds, doc.floor
+    last = len(kinds) - 1
+    lowest = 1 if floor == _FLOOR_SCAN or floor == _FLOOR_BLOCKS else 0
+    if last < lowest:  # no message, or only one the walk may not visit
+        if floor == _FLOOR_START:
+            return LiveTurn(Reason.NO_LIVE_USER_TURN)
+        return LiveTurn(Reason.OVER_BUDGET, feature_cap_reached=floor == _FLOOR_BLOCKS)
+    kind = kinds[last]
+    if kind == 0:
+        return LiveTurn(None, last, LIVE_USER)
+    if kind != 1:
+        return LiveTurn(Reason.NO_LIVE_USER_TURN)
+    # Back from the tool result to the turn's user message, through assistant
+    # and tool-result messages only.
+    start = kinds.rfind(_START, lowest, last)
+    if kinds.rfind(_OTHER, lowest, last) > start:
+        return LiveTurn(Reason.ORPHAN_TOOL_RESULT)
+    if start < 0:
+        if floor == _FLOOR_START:
+            return LiveTurn(Reason.ORPHAN_TOOL_RESULT)
+        return LiveTurn(Reason.OVER_BUDGET, feature_cap_reached=floor == _FLOOR_BLOCKS)
+    if not hotpath.tool_ids_match(doc, start):
+        return LiveTurn(Reason.ORPHAN_TOOL_RESULT)
+    return LiveTurn(None, start, LIVE_TOOL)
+
+
+def _terminal(status: Reason, policy: HistoryPolicy, live: LiveTurn, excluded: bool = False,
+              capped: bool = False, input_bytes: int = 0) -> Evidence:
+    scope = Scope(policy.include_assistant, excluded, capped)
+    return Evidence(status, Coverage.PARTIAL, scope, ZERO_FEATURES, live.kind, False,
+                    input_bytes)
+
+
+def evidence(doc: Any, live: LiveTurn, policy: HistoryPolicy, hotpath: ModuleType,
+             checkpoint: Checkpoint, cache: TurnCache) -> Evidence:
+    """The prior-turn walk (§5.5) and the features (§6) of one policy group.
+
+    ``cache`` shares text work between the groups of one evaluation: a turn
+    windowed under the same ``max_turn_bytes`` (and ``include_assistant``)
+    yields the same evidence whatever the other limits."""
+    if live.status is not None:
+        return _terminal(live.status, policy, live, capped=live.feature_cap_reached)
+    active = checkpoint.active
+    if active and checkpoint.expired():
+        return _terminal(Reason.CANCELLED, policy, live)
+    turn_bytes, include_assistant = policy.max_turn_bytes, policy.include_assistant
+    key = (live.start, turn_bytes)
+    analysed = cache.get(key)
+    if analysed is None:
+        analysed = cache[key] = hotpath.live_turn(doc, live.start, turn_bytes)
+    (analysis, input_bytes, partial, excluded, opaque_only, live_terms, entity_count, capped,
+     prose_terms, strong, weak, acknowledgement, change_marker, ambiguous) = analysed
+    opaque_only = opaque_only and live.kind == LIVE_USER
+    if active and checkpoint.expired():
+        return _terminal(Reason.CANCELLED, policy, live, excluded, capped, input_bytes)
+
+    kinds, floor = doc.kinds, doc.floor
+    lowest = 1 if floor == _FLOOR_SCAN or floor == _FLOOR_BLOCKS else 0
+    has_entities = entity_count > 0
+    best = -1.0
+    lexical_score = entity_score = combined = max_raw = max_entity = 0.0
+    prior = 0
+    found_prior = beyond = tool_cap = floor_reached = False
+    end = live.start
+    while True:
+        start = kinds.rfind(_START, lowest, end)
+        if start < 0:
+            # The walk reaches the window's floor: the conversation's start,
+            # or a cap / the decoding budget (older history unseen).
+            floor_reached = True
+            if floor != _FLOOR_START:
+                partial = True
+            break
+        found_prior = True
+        if prior >= policy.max_prior_turns:
+            beyond = True  # a complete turn lies beyond the window
+            break
+        if active and checkpoint.expired():
+            return _terminal(Reason.CANCELLED, policy, live, excluded, capped or tool_cap,
+                             input_bytes)
+        key = (start, turn_bytes, include_assistant)
+        scored = cache.get(key)
+        budget = policy.max_input_bytes - input_bytes
+        if scored is None or (scored[1] < 0 and scored[0] <= budget):
+            scored = cache[key] = hotpath.prior_turn(doc, analysis, start, end, turn_bytes,
+                                                     include_assistant, budget)
+        (bound, turn_size, turn_truncated, turn_tool_cap, turn_excluded, lexical, entity,
+         turn_capped) = scored
+        if bound > budget:
+            partial = True  # dropped unread, with everything older
+            break
+        input_bytes += turn_size
+        partial = partial or turn_truncated
+        tool_cap = tool_cap or turn_tool_cap
+        excluded = excluded or turn_excluded
+        capped = capped or turn_capped
+        raw = 0.5 * lexical + 0.5 * entity if has_entities else lexical
+        decayed = raw * DECAY[prior]
+        if decayed > best:  # a later (older) turn must be strictly larger to win
+            best, combined, lexical_score, entity_score = decayed, decayed, lexical, entity
+        if raw > max_raw:
+            max_raw = raw
+        if entity > max_entity:
+            max_entity = entity
+        prior += 1
+        end = start
+    if not found_prior and floor == _FLOOR_START:
+        # Terminal before any text analysis counts: the live turn's entity
+        # cap plays no part, its truncation does.
+        scope = Scope(include_assistant, excluded, False)
+        return Evidence(Reason.NO_PRIOR_TURN, Coverage.PARTIAL if partial else Coverage.FULL,
+                        scope, ZERO_FEATURES, live.kind, opaque_only, input_bytes)
+    feature_cap = tool_cap or capped or (floor_reached and floor == _FLOOR_BLOCKS)
+    scope = Scope(include_assistant, excluded, feature_cap)
+    if partial or feature_cap:
+        coverage = Coverage.PARTIAL
+    elif beyond:
+        coverage = Coverage.WINDOW
+    else:
+        coverage = Coverage.FULL
+    if active and checkpoint.expired():
+        return _terminal(Reason.CANCELLED, policy, live, excluded, feature_cap, input_bytes)
+    features = Features(prior, input_bytes, live_terms, prose_terms, lexical_score, entity_score,
+                        combined, max_raw, max_entity, strong, weak, change_marker, ambiguous,
+                        acknowledgement)
+    return Evidence(None, coverage, scope, features, live.kind, opaque_only, input_bytes)

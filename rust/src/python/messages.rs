@@ -1,0 +1,176 @@
+//! Already-decoded neutral messages (`turnsignal.model`) → the evaluator's
+//! `Doc`, and their conversation facts. Messages are read by attribute
+//! (`role`, `content`, a block's `type`, `text`, `id`, `name`, `arguments`,
+//! `call_id`); roles and block types are compared by identity with the
+//! members of `Role` and `BlockType`, exactly as the reference does.
+
+use pyo3::intern;
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::PyString;
+
+use crate::request::model::{MAX_CONTENT_BLOCKS, MAX_SCAN_MESSAGES};
+use crate::request::{Block, BlockKind, Collector, Role, Sink};
+
+use super::doc::Doc;
+
+/// The members of `Role` and `BlockType`, by identity.
+struct Members {
+    roles: Vec<(Py<PyAny>, Role)>,
+    kinds: Vec<(Py<PyAny>, BlockKind)>,
+}
+
+static MEMBERS: PyOnceLock<Members> = PyOnceLock::new();
+
+fn members(py: Python<'_>) -> PyResult<&Members> {
+    MEMBERS.get_or_try_init(py, || {
+        let model = py.import("turnsignal.model")?;
+        let role = model.getattr("Role")?;
+        let kind = model.getattr("BlockType")?;
+        let roles = [
+            ("SYSTEM", Role::System),
+            ("DEVELOPER", Role::Developer),
+            ("USER", Role::User),
+            ("ASSISTANT", Role::Assistant),
+            ("TOOL", Role::Tool),
+        ];
+        let kinds = [
+            ("TEXT", BlockKind::Text),
+            ("REFUSAL", BlockKind::Refusal),
+            ("REASONING", BlockKind::Reasoning),
+            ("IMAGE", BlockKind::Image),
+            ("AUDIO", BlockKind::Audio),
+            ("VIDEO", BlockKind::Video),
+            ("FILE", BlockKind::File),
+            ("TOOL_CALL", BlockKind::ToolCall),
+            ("TOOL_RESULT", BlockKind::ToolResult),
+            ("OTHER", BlockKind::Other),
+        ];
+        Ok(Members {
+            roles: roles
+                .iter()
+                .map(|(n, r)| Ok((role.getattr(*n)?.unbind(), *r)))
+                .collect::<PyResult<_>>()?,
+            kinds: kinds
+                .iter()
+                .map(|(n, k)| Ok((kind.getattr(*n)?.unbind(), *k)))
+                .collect::<PyResult<_>>()?,
+        })
+    })
+}
+
+impl Members {
+    fn role(&self, v: &Bound<'_, PyAny>) -> Option<Role> {
+        self.roles
+            .iter()
+            .find(|(m, _)| m.as_ptr() == v.as_ptr())
+            .map(|(_, r)| *r)
+    }
+
+    fn kind(&self, v: &Bound<'_, PyAny>) -> BlockKind {
+        self.kinds
+            .iter()
+            .find(|(m, _)| m.as_ptr() == v.as_ptr())
+            .map_or(BlockKind::Other, |(_, k)| *k)
+    }
+}
+
+/// A string field of a block; anything else is a `TypeError` (the neutral
+/// model holds strings).
+fn string_field(
+    block: &Bound<'_, PyAny>,
+    name: &Bound<'_, PyString>,
+) -> PyResult<Option<Py<PyAny>>> {
+    let value = block.getattr(name)?;
+    if !value.is_instance_of::<PyString>() {
+        return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+            "a block field must be a str, not {}",
+            value.get_type().name()?
+        )));
+    }
+    Ok(Some(value.unbind()))
+}
+
+fn read_block(py: Python<'_>, m: &Members, block: &Bound<'_, PyAny>) -> PyResult<Block<Py<PyAny>>> {
+    let kind = m.kind(&block.getattr(intern!(py, "type"))?);
+    Ok(match kind {
+        BlockKind::Text => Block::text(kind, string_field(block, intern!(py, "text"))?),
+        BlockKind::ToolCall => {
+            let arguments = block.getattr(intern!(py, "arguments"))?;
+            let has = arguments.is_truthy()?;
+            Block::tool_call(
+                string_field(block, intern!(py, "id"))?,
+                string_field(block, intern!(py, "name"))?,
+                None,
+                has,
+            )
+        }
+        BlockKind::ToolResult => {
+            Block::tool_result(string_field(block, intern!(py, "call_id"))?, Vec::new())
+        }
+        other => Block::of(other),
+    })
+}
+
+/// The evaluator's `Doc` of neutral messages: only the newest ones its
+/// caps let it visit are read.
+#[pyfunction]
+pub fn messages_doc(py: Python<'_>, messages: &Bound<'_, PyAny>) -> PyResult<Doc> {
+    let m = members(py)?;
+    let mut out: Collector<Py<PyAny>> = Collector::new(None, None);
+    let total = messages.len()?;
+    let (mut seen, mut blocks) = (0usize, 0usize);
+    for index in (0..total).rev() {
+        let message = messages.get_item(index)?;
+        let role = m
+            .role(&message.getattr(intern!(py, "role"))?)
+            .unwrap_or(Role::System); // no member: a message that is no turn
+        let content = message.getattr(intern!(py, "content"))?;
+        out.begin(role, false);
+        let count = content.len()?;
+        for position in 0..count {
+            let block = read_block(py, m, &content.get_item(position)?)?;
+            let _ = out.add(block);
+        }
+        let _ = out.end(true);
+        seen += 1;
+        blocks += count;
+        if seen >= MAX_SCAN_MESSAGES || blocks >= MAX_CONTENT_BLOCKS {
+            break;
+        }
+    }
+    out.finish();
+    Ok(Doc::from_collector(py, out, false, true, "neutral"))
+}
+
+/// `(users, assistants, tools, systems, developers, calls, results, images)`
+/// of neutral messages (see `turnsignal._reference.facts.count_facts`).
+#[pyfunction]
+pub fn count_facts(py: Python<'_>, messages: &Bound<'_, PyAny>) -> PyResult<[usize; 8]> {
+    let m = members(py)?;
+    let mut n = [0usize; 8];
+    let [users, assistants, tools, systems, developers, calls, results, images] =
+        [0, 1, 2, 3, 4, 5, 6, 7];
+    for message in messages.try_iter()? {
+        let message = message?;
+        let role = m.role(&message.getattr(intern!(py, "role"))?);
+        match role {
+            Some(Role::User) => n[users] += 1,
+            Some(Role::Assistant) => n[assistants] += 1,
+            Some(Role::Tool) => n[tools] += 1,
+            Some(Role::System) => n[systems] += 1,
+            Some(Role::Developer) => n[developers] += 1,
+            None => {}
+        }
+        for block in message.getattr(intern!(py, "content"))?.try_iter()? {
+            let kind = m.kind(&block?.getattr(intern!(py, "type"))?);
+            match (role, kind) {
+                (Some(Role::Assistant), BlockKind::ToolCall) => n[calls] += 1,
+                (Some(Role::User), BlockKind::Image) => n[images] += 1,
+                (_, BlockKind::ToolResult) => n[results] += 1,
+                _ => {}
+            }
+        }
+    }
+    Ok(n)
+}

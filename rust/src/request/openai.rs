@@ -1,0 +1,281 @@
+//! OpenAI Chat Completions → the neutral model (mirrors
+//! `python/turnsignal/wire/openai.py`).
+
+use super::model::{Block, BlockKind, Role};
+use super::read::{
+    add_content, collect_blocks, count_list, expected, for_each_item, get_present, get_str,
+    keep_str, non_empty, optional_list, request_messages, require_map, role_of, tool_choice,
+    walk_back, which, ToolChoice, WalkEnd,
+};
+use super::sink::Sink;
+use super::source::{Failure, Key, Mode, Read, Shape, Source};
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ChatRole {
+    Instruction(Role),
+    Message(Role),
+    Tool,
+    Function,
+}
+
+const ROLES: &[(&str, ChatRole)] = &[
+    ("system", ChatRole::Instruction(Role::System)),
+    ("developer", ChatRole::Instruction(Role::Developer)),
+    ("user", ChatRole::Message(Role::User)),
+    ("assistant", ChatRole::Message(Role::Assistant)),
+    ("tool", ChatRole::Tool),
+    ("function", ChatRole::Function),
+];
+const ROLE_NAMES: &str = "assistant, developer, function, system, tool, user";
+
+const PART_TYPES: &[&str] = &[
+    "text",
+    "input_text",
+    "output_text",
+    "image_url",
+    "input_audio",
+    "file",
+    "refusal",
+];
+
+/// Whether to keep a text of `kind` (LEAN keeps only what the evaluator reads).
+pub fn keeps<S: Source>(src: &S, kind: BlockKind) -> bool {
+    match src.mode() {
+        Mode::Full => true,
+        Mode::Lean => kind == BlockKind::Text,
+        Mode::Count => false,
+    }
+}
+
+/// A text part's string (`key`), validated; kept when the mode keeps it.
+pub fn text_part<S: Source>(
+    src: &mut S,
+    part: &S::V,
+    key: Key,
+    kind: BlockKind,
+) -> Read<Block<S::T>> {
+    if src.mode() == Mode::Count {
+        return Ok(Block::of(kind));
+    }
+    let value = get_str(src, part, key)?;
+    let text = match value {
+        Some(v) if keeps(src, kind) => Some(src.keep(&v)),
+        _ => None,
+    };
+    Ok(Block::text(kind, text))
+}
+
+/// A refusal part: its `refusal` string, or its `text` when that is empty.
+pub fn refusal_part<S: Source>(src: &mut S, part: &S::V) -> Read<Block<S::T>> {
+    if src.mode() == Mode::Count {
+        return Ok(Block::of(BlockKind::Refusal));
+    }
+    let mut value = get_str(src, part, Key::Refusal)?;
+    if !non_empty(src, &value) {
+        value = get_str(src, part, Key::Text)?;
+    }
+    let text = match value {
+        Some(v) if keeps(src, BlockKind::Refusal) => Some(src.keep(&v)),
+        _ => None,
+    };
+    Ok(Block::text(BlockKind::Refusal, text))
+}
+
+fn decode_part<S: Source>(src: &mut S, part: &S::V) -> Read<Block<S::T>> {
+    require_map(src, part)?;
+    let Some(kind) = super::read::block_type(src, part)? else {
+        return Ok(Block::of(BlockKind::Other));
+    };
+    Ok(match which(src, &kind, PART_TYPES) {
+        Some(0..=2) => text_part(src, part, Key::Text, BlockKind::Text)?,
+        Some(3) => Block::of(BlockKind::Image),
+        Some(4) => Block::of(BlockKind::Audio),
+        Some(5) => Block::of(BlockKind::File),
+        Some(6) => refusal_part(src, part)?,
+        _ => Block::of(BlockKind::Other),
+    })
+}
+
+fn is<S: Source>(src: &mut S, v: &S::V, literal: &str) -> bool {
+    src.shape(v) == Shape::Str && src.str_is(v, literal)
+}
+
+fn tool_call<S: Source>(src: &mut S, call: &S::V) -> Read<Block<S::T>> {
+    require_map(src, call)?;
+    let kind = get_present(src, Some(call), Key::Type)?;
+    let (key, arguments_key) = match &kind {
+        None => (Key::Function, Key::Arguments),
+        Some(k) if is(src, k, "function") => (Key::Function, Key::Arguments),
+        Some(k) if is(src, k, "custom") => (Key::Custom, Key::Input),
+        Some(_) => return Ok(Block::of(BlockKind::Other)), // a kind this decoder does not know
+    };
+    if src.mode() == Mode::Count {
+        return Ok(Block::tool_call(None, None, None, false));
+    }
+    let id = keep_str(src, call, Key::Id)?;
+    let Some(body) = get_present(src, Some(call), key)? else {
+        return Ok(Block::tool_call(id, None, None, false));
+    };
+    require_map(src, &body).map_err(|e| e.under_key(key))?;
+    let name = keep_str(src, &body, Key::Name).map_err(|e| e.under_key(key))?;
+    let arguments = get_str(src, &body, arguments_key).map_err(|e| e.under_key(key))?;
+    Ok(arguments_block(src, id, name, arguments))
+}
+
+/// A tool call whose arguments are kept in FULL decoding only.
+pub fn arguments_block<S: Source>(
+    src: &mut S,
+    id: Option<S::T>,
+    name: Option<S::T>,
+    arguments: Option<S::V>,
+) -> Block<S::T> {
+    let has = non_empty(src, &arguments);
+    let kept = match arguments {
+        Some(v) if src.mode() == Mode::Full => Some(src.keep(&v)),
+        _ => None,
+    };
+    Block::tool_call(id, name, kept, has)
+}
+
+fn legacy_function_call<S: Source>(src: &mut S, message: &S::V) -> Read<Option<Block<S::T>>> {
+    let Some(call) = get_present(src, Some(message), Key::FunctionCall)? else {
+        return Ok(None);
+    };
+    require_map(src, &call).map_err(|e| e.under_key(Key::FunctionCall))?;
+    if src.mode() == Mode::Count {
+        return Ok(Some(Block::tool_call(None, None, None, false)));
+    }
+    let read = |src: &mut S| -> Read<Block<S::T>> {
+        let name = get_str(src, &call, Key::Name)?;
+        let arguments = get_str(src, &call, Key::Arguments)?;
+        let id = name.as_ref().map(|v| src.keep(v));
+        let name = name.as_ref().map(|v| src.keep(v));
+        Ok(arguments_block(src, id, name, arguments))
+    };
+    read(src)
+        .map(Some)
+        .map_err(|e| e.under_key(Key::FunctionCall))
+}
+
+/// An assistant's `refusal` / `reasoning_content` / `reasoning`: a block
+/// when present and not null (even `""`).
+fn text_extra<S: Source>(
+    src: &mut S,
+    message: &S::V,
+    key: Key,
+    kind: BlockKind,
+) -> Read<Option<Block<S::T>>> {
+    let Some(value) = get_present(src, Some(message), key)? else {
+        return Ok(None);
+    };
+    if src.shape(&value) != Shape::Str {
+        let got = src.type_name(&value);
+        return Err(Failure::at_key(key, expected("a string", got)));
+    }
+    let text = if keeps(src, kind) {
+        Some(src.keep(&value))
+    } else {
+        None
+    };
+    Ok(Some(Block::text(kind, text)))
+}
+
+fn assistant_extras<S: Source, K: Sink<S::T>>(
+    src: &mut S,
+    out: &mut K,
+    message: &S::V,
+) -> Read<()> {
+    if src.mode() != Mode::Count {
+        if let Some(b) = text_extra(src, message, Key::Refusal, BlockKind::Refusal)? {
+            out.add(b)?;
+        }
+        let mut reasoning = text_extra(src, message, Key::ReasoningContent, BlockKind::Reasoning)?;
+        if reasoning.is_none() {
+            reasoning = text_extra(src, message, Key::Reasoning, BlockKind::Reasoning)?;
+        }
+        if let Some(b) = reasoning {
+            out.add(b)?;
+        }
+    }
+    if let Some(calls) = optional_list(src, message, Key::ToolCalls)? {
+        for_each_item(src, &calls, Key::ToolCalls, tool_call, |b| out.add(b))?;
+    }
+    if let Some(b) = legacy_function_call(src, message)? {
+        out.add(b)?;
+    }
+    Ok(())
+}
+
+fn decode_message<S: Source, K: Sink<S::T>>(src: &mut S, out: &mut K, message: &S::V) -> Read<()> {
+    require_map(src, message)?;
+    let role = role_of(src, message, ROLES, ROLE_NAMES)?;
+    let full = src.mode() == Mode::Full;
+    match role {
+        ChatRole::Instruction(r) => {
+            let blocks = if full {
+                let content = get_present(src, Some(message), Key::Content)?;
+                collect_blocks(src, content, Key::Content, decode_part)?
+            } else {
+                Vec::new()
+            };
+            out.instruction(r, blocks);
+            Ok(())
+        }
+        ChatRole::Tool | ChatRole::Function => {
+            // One tool_result holding the message's content: only FULL reads it.
+            let nested = if full {
+                let content = get_present(src, Some(message), Key::Content)?;
+                collect_blocks(src, content, Key::Content, decode_part)?
+            } else {
+                Vec::new()
+            };
+            let call_id = if src.mode() == Mode::Count {
+                None
+            } else {
+                let key = if role == ChatRole::Function {
+                    Key::Name
+                } else {
+                    Key::ToolCallId
+                };
+                keep_str(src, message, key)?
+            };
+            out.message(Role::Tool, Block::tool_result(call_id, nested))
+        }
+        ChatRole::Message(r) => {
+            out.begin(r, false);
+            if r == Role::User || src.mode() != Mode::Count {
+                add_content(src, out, message, Key::Content, decode_part)?;
+            }
+            if r == Role::Assistant {
+                assistant_extras(src, out, message)?;
+            }
+            out.end(true)
+        }
+    }
+}
+
+/// What a format decoder found at the top level.
+pub struct Top {
+    pub walk: WalkEnd,
+    pub tools: usize,
+    pub tool_choice: Option<ToolChoice>,
+    pub history_available: bool,
+}
+
+pub fn decode<S: Source, K: Sink<S::T>>(src: &mut S, out: &mut K, request: &S::V) -> Read<Top> {
+    let (top, messages) = request_messages(src, request)?;
+    let name = if top.is_some() { "messages" } else { "" };
+    let walk = walk_back(src, out, &messages, name, decode_message)?;
+    let (mut tools, mut choice) = (0, None);
+    if src.mode() != Mode::Lean {
+        tools = count_list(src, top.as_ref(), Key::Tools)?
+            + count_list(src, top.as_ref(), Key::Functions)?;
+        choice = tool_choice(src, top.as_ref())?;
+    }
+    Ok(Top {
+        walk,
+        tools,
+        tool_choice: choice,
+        history_available: true,
+    })
+}
