@@ -279,8 +279,7 @@ class Router:
 
     def _cancelled(self, format: str, request_id: Optional[str]) -> RouterEvaluation:
         topic = self.topic_continuity._finish(
-            fallback_run(self.topic_continuity._configs, Reason.CANCELLED,
-                         self.topic_continuity._valid),
+            fallback_run(self.topic_continuity._plan, Reason.CANCELLED),
             None if format == "auto" else format, time.time_ns(), request_id)
         return RouterEvaluation(topic, ConversationFacts(), ConversationResults(()), (),
                                 None if format == "auto" else format, cancelled=True)

@@ -1,5 +1,6 @@
 //! §6.4 phrase tokens, §10 lexicons and §6.8 phrase flags.
 
+use std::cell::RefCell;
 use std::sync::OnceLock;
 
 use crate::charclass::{self, DIGIT, LETTER};
@@ -403,22 +404,43 @@ pub struct PhraseFlags {
     pub marker_ambiguous: bool,
 }
 
+thread_local! {
+    /// Token buffers reused by every `phrase_flags` call on one thread.
+    static BUFFERS: RefCell<(Tokens, Vec<Token>)> = RefCell::new(Default::default());
+}
+
 /// phrase flags of the live segments (§6.8).
 pub fn phrase_flags<S: AsRef<str>>(segments: &[S]) -> PhraseFlags {
-    let mut f = PhraseFlags::default();
     if segments.is_empty() {
-        return f;
+        return PhraseFlags::default();
     }
+    BUFFERS.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut buffers) => {
+            let (cont, change) = &mut *buffers;
+            let flags = phrase_flags_in(segments, cont, change);
+            if cont.text.capacity() > 1 << 16 {
+                *buffers = Default::default();
+            }
+            flags
+        }
+        Err(_) => phrase_flags_in(segments, &mut Tokens::default(), &mut Vec::new()),
+    })
+}
+
+fn phrase_flags_in<S: AsRef<str>>(
+    segments: &[S],
+    cont: &mut Tokens,
+    change: &mut Vec<Token>,
+) -> PhraseFlags {
+    let mut f = PhraseFlags::default();
     let lex = lexicons();
-    let mut cont = Tokens::default();
-    let mut change: Vec<Token> = Vec::new();
     let mut all_acks = true;
     let mut total = 0usize;
     let mut any_clean = false;
     for (j, seg) in segments.iter().enumerate() {
         let seg = seg.as_ref();
         // Continuation view.
-        tokens_of_view(seg, false, &mut cont);
+        tokens_of_view(seg, false, cont);
         let t = &cont.toks[..];
         if !f.strong_reference {
             f.strong_reference = (0..t.len()).any(|i| longest_match(t, i, &lex.strong) > 0);
@@ -432,7 +454,7 @@ pub fn phrase_flags<S: AsRef<str>>(segments: &[S]) -> PhraseFlags {
         all_acks &= a == t.len();
         total += t.len();
         // Change view.
-        change_view_from(seg, t, &mut change);
+        change_view_from(seg, t, change);
         let t = &change[..];
         let a = leading_acks(t, &lex.ack);
         let mut spans: Option<Vec<(usize, usize)>> = None;

@@ -1,10 +1,13 @@
 //! §6.6 prose term count and §6.7 scores of one prior turn.
 
+use std::cell::RefCell;
+
 use crate::charclass;
 use crate::entities::Collector;
 use crate::fused::{scan_segment, Scratch};
 use crate::lexicon::is_stopword;
 use crate::masking::{masked_ranges, merge_ranges, unmasked_runs};
+use crate::phrases::{phrase_flags, PhraseFlags};
 use crate::quotes::single_quote_spans;
 use crate::strset::{pack_short, ShortIndex, StrSet};
 
@@ -18,28 +21,104 @@ pub fn containment(shared: usize, a_len: usize) -> f64 {
     }
 }
 
+/// Scratch space reused by every call on one thread: the text work of a
+/// short turn costs less than the allocations it would otherwise make.
+#[derive(Default)]
+pub(crate) struct Workspace {
+    scratch: Scratch,
+    ebuf: String,
+    buf: String,
+    seg: StrSet,
+    runs: StrSet,
+    prose: StrSet,
+    terms_found: Vec<bool>,
+    entities_found: Vec<bool>,
+}
+
+impl Workspace {
+    /// Drop what a very large input grew, so that a thread keeps little.
+    fn trim(&mut self) {
+        const KEEP: usize = 1 << 16;
+        for set in [&mut self.seg, &mut self.runs, &mut self.prose] {
+            if set.capacity() > KEEP {
+                *set = StrSet::new();
+            }
+        }
+        for b in [&mut self.ebuf, &mut self.buf] {
+            if b.capacity() > KEEP {
+                *b = String::new();
+            }
+        }
+    }
+}
+
+thread_local! {
+    static WORKSPACE: RefCell<Workspace> = RefCell::new(Workspace::default());
+}
+
+/// Run `f` with this thread's workspace.
+pub(crate) fn with_workspace<R>(f: impl FnOnce(&mut Workspace) -> R) -> R {
+    WORKSPACE.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut w) => {
+            let r = f(&mut w);
+            w.trim();
+            r
+        }
+        Err(_) => f(&mut Workspace::default()),
+    })
+}
+
 /// prose_term_count(live_segments) of §6.6.
 pub fn prose_term_count<S: AsRef<str>>(segments: &[S]) -> usize {
-    let mut set = StrSet::new();
-    let mut scratch = Scratch::default();
+    with_workspace(|w| prose_term_count_in(w, segments))
+}
+
+fn prose_term_count_in<S: AsRef<str>>(w: &mut Workspace, segments: &[S]) -> usize {
+    let Workspace { scratch, prose, .. } = w;
+    prose.clear();
     for s in segments {
         let s = s.as_ref();
         let masked = merge_ranges(&masked_ranges(s), &single_quote_spans(s));
         for (a, b) in unmasked_runs(s.len(), &masked) {
             scan_segment(
                 &s[a..b],
-                &mut scratch,
+                scratch,
                 |_, _| true,
                 |t| {
                     if !is_stopword(t) {
-                        set.insert(t);
+                        prose.insert(t);
                     }
                 },
                 None,
             );
         }
     }
-    set.len()
+    prose.len()
+}
+
+/// Whether a segment has code, quotes or single-quote spans to mask: when
+/// none has, its prose terms are its terms (§6.6 over the whole segment).
+fn has_masks(s: &str) -> bool {
+    !masked_ranges(s).is_empty() || !single_quote_spans(s).is_empty()
+}
+
+/// Everything the evaluator reads of the live turn, in one call: L and E,
+/// the prose term count and the phrase flags (§6.6–§6.8).
+pub fn analyze_live_turn<S: AsRef<str>>(segments: &[S]) -> (LiveAnalysis, usize, PhraseFlags) {
+    with_workspace(|w| {
+        let analysis = analyze_live_in(w, segments);
+        let prose = if segments.iter().any(|s| has_masks(s.as_ref())) {
+            prose_term_count_in(w, segments)
+        } else {
+            analysis.term_count()
+        };
+        let flags = if segments.is_empty() {
+            PhraseFlags::default()
+        } else {
+            phrase_flags(segments)
+        };
+        (analysis, prose, flags)
+    })
 }
 
 /// The live turn's term set L and entity set E (§6.7).
@@ -51,7 +130,7 @@ pub struct LiveAnalysis {
     /// The short members of `terms`, for fast lookups.
     short_terms: ShortIndex,
     /// Rejects most words that are not in `terms` before any lowercasing.
-    term_filter: LenByFirst,
+    term_filter: Box<LenByFirst>,
 }
 
 /// Bit `min(len, 63)` of `bits[b]` is set when some term starts with byte `b`
@@ -68,14 +147,13 @@ impl Default for LenByFirst {
 }
 
 impl LenByFirst {
-    fn build(set: &StrSet) -> Self {
-        let mut f = LenByFirst::default();
+    fn rebuild(&mut self, set: &StrSet) {
+        self.bits = [0; 256];
         for t in set.iter() {
             if let Some(&b) = t.as_bytes().first() {
-                f.bits[b as usize] |= 1u64 << t.len().min(63);
+                self.bits[b as usize] |= 1u64 << t.len().min(63);
             }
         }
-        f
     }
 
     #[inline]
@@ -104,20 +182,84 @@ impl LiveAnalysis {
 
 /// L and E of the live user segments.
 pub fn analyze_live<S: AsRef<str>>(segments: &[S]) -> LiveAnalysis {
-    let mut terms = StrSet::new();
-    let mut entities = StrSet::new();
-    let mut seg = StrSet::new();
-    let mut runs = StrSet::new();
-    let (mut scratch, mut ebuf) = (Scratch::default(), String::new());
+    with_workspace(|w| analyze_live_in(w, segments))
+}
+
+thread_local! {
+    /// Analyses given back (`LiveAnalysis::recycle`) for the next live turn
+    /// on this thread: their sets and indexes are reused, not reallocated.
+    static POOL: RefCell<Vec<LiveAnalysis>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Analyses kept in the pool, and the largest (in set slots) worth keeping.
+const POOLED: usize = 4;
+const POOLED_SLOTS: usize = 1 << 12;
+
+impl LiveAnalysis {
+    /// Hand this analysis back for reuse by the next `analyze_live` on the
+    /// current thread (small ones only; large ones are freed).
+    pub fn recycle(self) {
+        if self.terms.capacity() > POOLED_SLOTS || self.entities.capacity() > POOLED_SLOTS {
+            return;
+        }
+        let _ = POOL.try_with(|pool| {
+            if let Ok(mut pool) = pool.try_borrow_mut() {
+                if pool.len() < POOLED {
+                    pool.push(self);
+                }
+            }
+        });
+    }
+
+    /// A pooled analysis, cleared, or a new one sized for `bytes` of text.
+    fn fresh(bytes: usize) -> LiveAnalysis {
+        let pooled = POOL
+            .try_with(|pool| pool.try_borrow_mut().ok().and_then(|mut p| p.pop()))
+            .ok()
+            .flatten();
+        match pooled {
+            Some(mut a) => {
+                a.terms.clear();
+                a.entities.clear();
+                a.capped = false;
+                a
+            }
+            None => {
+                // Sized from the text (a term takes two bytes or more, with
+                // its separator) so that neither set grows while it is filled.
+                let expected = (bytes / 3 + 1).min(1 << 12);
+                LiveAnalysis {
+                    terms: StrSet::with_capacity(expected, bytes),
+                    entities: StrSet::with_capacity(expected / 2, bytes / 2),
+                    ..LiveAnalysis::default()
+                }
+            }
+        }
+    }
+}
+
+fn analyze_live_in<S: AsRef<str>>(w: &mut Workspace, segments: &[S]) -> LiveAnalysis {
+    let bytes: usize = segments.iter().map(|s| s.as_ref().len()).sum();
+    let mut analysis = LiveAnalysis::fresh(bytes);
+    let LiveAnalysis {
+        terms, entities, ..
+    } = &mut analysis;
+    let Workspace {
+        scratch,
+        ebuf,
+        seg,
+        runs,
+        ..
+    } = w;
     let mut capped = false;
     for s in segments {
         let s = s.as_ref();
         seg.clear();
-        let mut coll = Collector::with_run_memo(&mut seg, &mut ebuf, &mut runs);
+        let mut coll = Collector::with_run_memo(seg, ebuf, runs);
         coll.delimited_passes(s);
         scan_segment(
             s,
-            &mut scratch,
+            scratch,
             |_, _| true,
             |t| {
                 if !is_stopword(t) {
@@ -131,29 +273,23 @@ pub fn analyze_live<S: AsRef<str>>(segments: &[S]) -> LiveAnalysis {
             entities.insert(v);
         }
     }
-    let short_terms = ShortIndex::build(&terms);
-    let term_filter = LenByFirst::build(&terms);
-    LiveAnalysis {
-        terms,
-        entities,
-        capped,
-        short_terms,
-        term_filter,
-    }
+    analysis.capped = capped;
+    analysis.short_terms.rebuild(&analysis.terms);
+    analysis.term_filter.rebuild(&analysis.terms);
+    analysis
 }
 
 /// Marks found members of a set of known size and counts them.
-struct Found {
-    seen: Vec<bool>,
+struct Found<'a> {
+    seen: &'a mut Vec<bool>,
     count: usize,
 }
 
-impl Found {
-    fn new(n: usize) -> Self {
-        Found {
-            seen: vec![false; n],
-            count: 0,
-        }
+impl<'a> Found<'a> {
+    fn new(seen: &'a mut Vec<bool>, n: usize) -> Self {
+        seen.clear();
+        seen.resize(n, false);
+        Found { seen, count: 0 }
     }
     #[inline]
     fn mark(&mut self, i: usize) {
@@ -175,23 +311,39 @@ pub fn score_prior<S: AsRef<str>, T: AsRef<str>>(
     segments: &[S],
     tool_names: &[T],
 ) -> (f64, f64, bool) {
-    let (mut scratch, mut ebuf, mut buf) = (Scratch::default(), String::new(), String::new());
-    let mut terms_found = Found::new(live.terms.len());
-    let mut entities_found = Found::new(live.entities.len());
-    let mut seg = StrSet::new();
-    let mut runs = StrSet::new();
+    with_workspace(|w| score_prior_in(w, live, segments, tool_names))
+}
+
+fn score_prior_in<S: AsRef<str>, T: AsRef<str>>(
+    w: &mut Workspace,
+    live: &LiveAnalysis,
+    segments: &[S],
+    tool_names: &[T],
+) -> (f64, f64, bool) {
+    let Workspace {
+        scratch,
+        ebuf,
+        buf,
+        seg,
+        runs,
+        terms_found,
+        entities_found,
+        ..
+    } = w;
+    let mut terms_found = Found::new(terms_found, live.terms.len());
+    let mut entities_found = Found::new(entities_found, live.entities.len());
     let mut capped = false;
     for s in segments {
         let s = s.as_ref();
         seg.clear();
-        let mut coll = Collector::with_run_memo(&mut seg, &mut ebuf, &mut runs);
+        let mut coll = Collector::with_run_memo(seg, ebuf, runs);
         coll.delimited_passes(s);
         if live.terms.is_empty() {
             coll.word_runs(s);
         } else {
             scan_segment(
                 s,
-                &mut scratch,
+                scratch,
                 |first, len| live.term_filter.may_contain(first, len),
                 |t| {
                     if let Some(i) = live.find_term(t) {
@@ -212,7 +364,7 @@ pub fn score_prior<S: AsRef<str>, T: AsRef<str>>(
     }
     if !live.entities.is_empty() {
         for t in tool_names {
-            let lowered = charclass::lowercase_with(t.as_ref(), &mut buf);
+            let lowered = charclass::lowercase_with(t.as_ref(), buf);
             if let Some(i) = live.entities.find(lowered) {
                 entities_found.mark(i);
             }

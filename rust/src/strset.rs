@@ -70,6 +70,18 @@ impl StrSet {
         Self::default()
     }
 
+    /// A set that holds `strings` strings of `bytes` bytes in all without
+    /// growing.
+    pub fn with_capacity(strings: usize, bytes: usize) -> Self {
+        let slots = ((strings + 1) * 2).next_power_of_two().max(16);
+        StrSet {
+            arena: String::with_capacity(bytes),
+            spans: Vec::with_capacity(strings),
+            hashes: Vec::with_capacity(strings),
+            slots: vec![EMPTY; slots],
+        }
+    }
+
     /// Number of distinct strings.
     #[inline]
     pub fn len(&self) -> usize {
@@ -79,6 +91,11 @@ impl StrSet {
     #[inline]
     pub fn is_empty(&self) -> bool {
         self.spans.is_empty()
+    }
+
+    /// Slots of the hash table (what `clear` resets).
+    pub fn capacity(&self) -> usize {
+        self.slots.len()
     }
 
     /// Remove every string, keeping the allocations.
@@ -211,27 +228,35 @@ pub struct ShortIndex {
 impl ShortIndex {
     /// Index every short member of `set`.
     pub fn build(set: &StrSet) -> Self {
-        let short: Vec<(u64, u32)> = set
+        let mut idx = ShortIndex::default();
+        idx.rebuild(set);
+        idx
+    }
+
+    /// Index every short member of `set`, reusing this index's memory.
+    pub fn rebuild(&mut self, set: &StrSet) {
+        let short = set
             .iter()
-            .enumerate()
-            .filter_map(|(i, s)| pack_short(s.as_bytes()).map(|k| (k, i as u32)))
-            .collect();
-        let cap = (short.len() * 2).next_power_of_two().max(8);
-        let mut idx = ShortIndex {
-            keys: vec![0; cap],
-            values: vec![0; cap],
-            shift: 64 - cap.trailing_zeros(),
-        };
+            .filter(|s| pack_short(s.as_bytes()).is_some())
+            .count();
+        let cap = (short * 2).next_power_of_two().max(8);
+        self.keys.clear();
+        self.keys.resize(cap, 0);
+        self.values.clear();
+        self.values.resize(cap, 0);
+        self.shift = 64 - cap.trailing_zeros();
         let mask = cap - 1;
-        for (k, v) in short {
-            let mut pos = idx.slot(k);
-            while idx.keys[pos] != 0 {
+        for (i, s) in set.iter().enumerate() {
+            let Some(k) = pack_short(s.as_bytes()) else {
+                continue;
+            };
+            let mut pos = self.slot(k);
+            while self.keys[pos] != 0 {
                 pos = (pos + 1) & mask;
             }
-            idx.keys[pos] = k;
-            idx.values[pos] = v;
+            self.keys[pos] = k;
+            self.values[pos] = i as u32;
         }
-        idx
     }
 
     #[inline]

@@ -23,9 +23,12 @@ from turnsignal.topic_continuity.result import (
 )
 from turnsignal.topic_continuity.walk import Evidence, LiveTurn, TurnCache, evidence, locate_live
 
-__all__ = ["EvalConfig", "RuleOutcome", "Run", "evaluate_rules", "fallback_run", "valid_config"]
+__all__ = ["EvalConfig", "Plan", "RuleOutcome", "Run", "evaluate_rules", "fallback_run", "plan_of",
+           "valid_config"]
 
 _log = logging.getLogger("turnsignal")
+_new = tuple.__new__
+_NO_CHECKPOINT = Checkpoint()
 
 
 class EvalConfig(NamedTuple):
@@ -76,6 +79,29 @@ def valid_config(rule: EvalConfig) -> bool:
             and 0 <= change < continuation < 1)  # NaN fails every comparison
 
 
+class Plan(NamedTuple):
+    """Rules checked and grouped once, when the signal is built: per rule
+    ``(name, include_assistant, continuation, change, policy index)`` (index
+    -1 for a rule the evaluator's own range check rejects), and the distinct
+    policies in first-use order."""
+
+    rules: Tuple[Tuple[str, bool, float, float, int], ...]
+    policies: Tuple[HistoryPolicy, ...]
+
+
+def plan_of(configs: Sequence[EvalConfig]) -> Plan:
+    rules: List[Tuple[str, bool, float, float, int]] = []
+    policies: Dict[HistoryPolicy, int] = {}
+    for rule in configs:
+        if not valid_config(rule):
+            rules.append((rule.name, bool(rule.include_assistant), 0.0, 0.0, -1))
+            continue
+        index = policies.setdefault(rule.policy, len(policies))
+        rules.append((rule.name, rule.include_assistant, float(rule.continuation),
+                      float(rule.change), index))
+    return Plan(tuple(rules), tuple(policies))
+
+
 class Run(NamedTuple):
     """One evaluation's results in rule order, each rule's classify time and
     its group's walk time (µs), and one input size per distinct policy."""
@@ -104,65 +130,62 @@ def _unavailable(policy: HistoryPolicy) -> Evidence:
                     Scope(policy.include_assistant), ZERO_FEATURES, None, False, 0)
 
 
-def evaluate_rules(doc: Any, rules: Sequence[EvalConfig], hotpath: ModuleType, *,
+def evaluate_rules(doc: Any, plan: Plan, hotpath: ModuleType, *,
                    history_available: bool = True, deadline: Optional[float] = None,
-                   cancel: Optional[CancelToken] = None,
-                   valid: Optional[Sequence[bool]] = None) -> Run:
-    """Every rule over ``doc`` (a hot-path ``Doc``), in declaration order."""
+                   cancel: Optional[CancelToken] = None) -> Run:
+    """Every rule of ``plan`` over ``doc`` (a hot-path ``Doc``), in
+    declaration order; each policy group is walked once, on first use."""
+    groups: List[Optional[Tuple[Optional[Evidence], int]]] = [None] * len(plan.policies)
     results: List[TopicContinuityResult] = []
     classify_us: List[int] = []
     group_us: List[int] = []
-    input_bytes: List[int] = []
-    groups: Dict[HistoryPolicy, Tuple[Optional[Evidence], int]] = {}
-    cache: TurnCache = {}
-    checkpoint = Checkpoint(deadline, cancel)
+    input_bytes = [0] * len(plan.policies)
+    # Groups share text work only when there are several.
+    cache: Optional[TurnCache] = {} if len(plan.policies) > 1 else None
+    checkpoint = (_NO_CHECKPOINT if deadline is None and cancel is None
+                  else Checkpoint(deadline, cancel))
     live: Optional[LiveTurn] = None
-    for index, rule in enumerate(rules):
-        if not (valid[index] if valid is not None else valid_config(rule)):
-            results.append(internal_error_result(rule.name, rule.include_assistant))
+    for name, include_assistant, continuation, change, index in plan.rules:
+        if index < 0:
+            results.append(internal_error_result(name, include_assistant))
             classify_us.append(0)
             group_us.append(0)
             continue
-        policy = rule.policy
-        group = groups.get(policy)
+        group = groups[index]
         if group is None:
             started = perf_counter_ns()
+            policy = plan.policies[index]
             if not history_available:
                 found: Optional[Evidence] = _unavailable(policy)
             else:
                 if live is None:
                     live = locate_live(doc, hotpath)
                 found = _group(doc, live, policy, hotpath, checkpoint, cache)
-            group = groups[policy] = (found, (perf_counter_ns() - started) // 1000)
-            input_bytes.append(found.input_bytes if found is not None else 0)
+            group = groups[index] = (found, (perf_counter_ns() - started) // 1000)
+            if found is not None:
+                input_bytes[index] = found.input_bytes
         found, micros = group
         started = perf_counter_ns()
         if found is None:
-            result = internal_error_result(rule.name, rule.include_assistant)
+            result = internal_error_result(name, include_assistant)
         else:
-            result = classify(rule.name, float(rule.continuation), float(rule.change), found)
+            result = classify(name, continuation, change, found)
         results.append(result)
         classify_us.append((perf_counter_ns() - started) // 1000)
         group_us.append(micros)
-    return Run(tuple(results), tuple(classify_us), tuple(group_us), tuple(input_bytes))
+    return _new(Run, (tuple(results), tuple(classify_us), tuple(group_us), tuple(input_bytes)))
 
 
-def fallback_run(rules: Sequence[EvalConfig], reason: Reason,
-                 valid: Optional[Sequence[bool]] = None) -> Run:
+def fallback_run(plan: Plan, reason: Reason) -> Run:
     """Every rule gets ``reason`` (``unknown_cancelled`` when decoding ran out
     of time, ``unknown_internal_error`` when it failed), one input size of 0
     per distinct policy."""
     results: List[TopicContinuityResult] = []
-    policies: Dict[HistoryPolicy, None] = {}
-    for index, rule in enumerate(rules):
-        if not (valid[index] if valid is not None else valid_config(rule)):
-            results.append(internal_error_result(rule.name, rule.include_assistant))
-            continue
-        policies.setdefault(rule.policy, None)
-        if reason is Reason.INTERNAL_ERROR:
-            results.append(internal_error_result(rule.name, rule.include_assistant))
+    for name, include_assistant, _, _, index in plan.rules:
+        if index < 0 or reason is Reason.INTERNAL_ERROR:
+            results.append(internal_error_result(name, include_assistant))
         else:
-            results.append(new_result(rule.name, Class.UNKNOWN, reason, 0.0, Coverage.PARTIAL,
-                                      Scope(rule.include_assistant)))
+            results.append(new_result(name, Class.UNKNOWN, reason, 0.0, Coverage.PARTIAL,
+                                      Scope(include_assistant)))
     zeros = (0,) * len(results)
-    return Run(tuple(results), zeros, zeros, (0,) * len(policies))
+    return Run(tuple(results), zeros, zeros, (0,) * len(plan.policies))

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import math
 from enum import Enum
-from typing import Any, Dict, NamedTuple
+from typing import Any, Dict, NamedTuple, Tuple
 
 from turnsignal.topic_continuity.constants import (
     DISJOINT_CONFIDENCE_MAX,
@@ -152,31 +151,42 @@ class TopicContinuityResult(NamedTuple):
         }
 
 
-def _valid(class_: Class, reason: Reason, confidence: float, coverage: Coverage) -> bool:
-    if reason.class_ is not class_ or not isinstance(coverage, Coverage):
-        return False
-    if not math.isfinite(confidence) or not 0.0 <= confidence <= 1.0:
-        return False
-    if class_ is Class.UNKNOWN:
-        return confidence == 0.0
-    if class_ is Class.CHANGE:
-        if coverage is not Coverage.FULL:
-            return False
-        if reason is Reason.EXPLICIT_MARKER:
-            return confidence >= EXPLICIT_CHANGE_CONFIDENCE
-        return DISJOINT_CONFIDENCE_MIN <= confidence <= DISJOINT_CONFIDENCE_MAX
-    return True
+#: Per reason: its class, whether it is a fallback, the confidence range it
+#: allows, and whether it needs full coverage (§8). One lookup checks a
+#: result against every invariant.
+_INVARIANTS: Dict[Reason, Tuple[Class, bool, float, float, bool]] = {}
+for _reason in Reason:
+    _class = _reason.class_
+    if _class is Class.UNKNOWN:
+        _INVARIANTS[_reason] = (_class, _reason.fallback, 0.0, 0.0, False)
+    elif _reason is Reason.EXPLICIT_MARKER:
+        _INVARIANTS[_reason] = (_class, False, EXPLICIT_CHANGE_CONFIDENCE, 1.0, True)
+    elif _reason is Reason.DISJOINT:
+        _INVARIANTS[_reason] = (_class, False, DISJOINT_CONFIDENCE_MIN, DISJOINT_CONFIDENCE_MAX,
+                                True)
+    else:
+        _INVARIANTS[_reason] = (_class, False, 0.0, 1.0, False)
+del _reason, _class
+
+_tuple_new = tuple.__new__
+_COVERAGE, _FULL = Coverage, Coverage.FULL
 
 
 def new_result(signal: str, class_: Class, reason: Reason, confidence: float,
                coverage: Coverage, scope: Scope,
                features: Features = ZERO_FEATURES) -> TopicContinuityResult:
     """Build a result, turning any invariant violation (a bug) into the
-    internal-error result instead of letting a wrong answer out."""
-    if not _valid(class_, reason, confidence, coverage):
+    internal-error result instead of letting a wrong answer out: the reason's
+    prefix is the class, the confidence is finite and in the reason's range,
+    a change has full coverage."""
+    rule = _INVARIANTS.get(reason)
+    if (rule is None or rule[0] is not class_ or type(coverage) is not _COVERAGE
+            or not rule[2] <= confidence <= rule[3]  # NaN fails too
+            or (rule[4] and coverage is not _FULL)):
         return internal_error_result(signal, scope.assistant_included)
-    return TopicContinuityResult(signal, class_, reason, confidence, reason.fallback,
-                                 coverage, scope, features)
+    return _tuple_new(TopicContinuityResult, (signal, class_, reason, confidence, rule[1],
+                                              coverage, scope, features, HISTORY_SOURCE,
+                                              SCHEMA_VERSION, EVALUATOR_VERSION))
 
 
 def internal_error_result(signal: str, assistant_included: bool) -> TopicContinuityResult:

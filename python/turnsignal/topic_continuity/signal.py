@@ -23,7 +23,7 @@ from turnsignal.topic_continuity.evaluate import (
     Run,
     evaluate_rules,
     fallback_run,
-    valid_config,
+    plan_of,
 )
 from turnsignal.topic_continuity.evaluation import TopicContinuityEvaluation
 from turnsignal.topic_continuity.result import Reason
@@ -68,7 +68,7 @@ class TopicContinuity:
     ``observers`` receive every finished evaluation (see ``turnsignal.observers``).
     """
 
-    __slots__ = ("_configs", "_hotpath", "_valid", "implementation", "observers", "rules")
+    __slots__ = ("_configs", "_hotpath", "_plan", "implementation", "observers", "rules")
 
     def __init__(self, rules: Optional[Sequence[RuleSpec]] = None, *,
                  implementation: Optional[str] = None,
@@ -108,7 +108,7 @@ class TopicContinuity:
     def _set_configs(self, configs: Tuple[EvalConfig, ...]) -> None:
         # Configs are immutable: check the evaluator-level ranges once, here.
         self._configs = configs
-        self._valid = tuple(valid_config(config) for config in configs)
+        self._plan = plan_of(configs)
 
     def evaluate(self, request: Any, format: str = "auto", *, history_available: bool = True,
                  deadline: Optional[float] = None, cancel: Optional[CancelToken] = None,
@@ -132,10 +132,10 @@ class TopicContinuity:
         except Exception as error:  # cancel.is_set() raised, or a bug
             _log.warning("topic_continuity_internal_error",
                          extra={"error_type": type(error).__name__})
-            return self._finish(fallback_run(self._configs, Reason.INTERNAL_ERROR, self._valid),
+            return self._finish(fallback_run(self._plan, Reason.INTERNAL_ERROR),
                                 None if format == "auto" else format, started_ns, request_id)
         if doc is None:  # the deadline passed, or cancel was set, while decoding
-            return self._finish(fallback_run(self._configs, Reason.CANCELLED, self._valid),
+            return self._finish(fallback_run(self._plan, Reason.CANCELLED),
                                 None if format == "auto" else format, started_ns, request_id)
         return self._run(doc, history_available and doc.history_available, deadline, cancel,
                          request_id, doc.format, started_ns)
@@ -148,16 +148,22 @@ class TopicContinuity:
         ``format`` only labels the evaluation (the wire format they came from)."""
         check_arguments(history_available, deadline, cancel)
         started_ns = time.time_ns()
-        doc = self._hotpath.messages_doc(messages)
+        try:
+            doc = self._hotpath.messages_doc(messages)
+        except Exception as error:  # not neutral messages: the caller's bug
+            _log.warning("topic_continuity_internal_error",
+                         extra={"error_type": type(error).__name__})
+            return self._finish(fallback_run(self._plan, Reason.INTERNAL_ERROR), format,
+                                started_ns, request_id)
         return self._run(doc, history_available, deadline, cancel, request_id, format,
                          started_ns)
 
     def _run(self, doc: Any, history_available: bool, deadline: Optional[float],
              cancel: Optional[CancelToken], request_id: Optional[str], format: Optional[str],
              started_ns: int) -> TopicContinuityEvaluation:
-        run = evaluate_rules(doc, self._configs, self._hotpath,
+        run = evaluate_rules(doc, self._plan, self._hotpath,
                              history_available=history_available, deadline=deadline,
-                             cancel=cancel, valid=self._valid)
+                             cancel=cancel)
         return self._finish(run, format, started_ns, request_id)
 
     def _finish(self, run: Run, format: Optional[str], started_ns: int,

@@ -29,6 +29,12 @@ LIVE_TOOL = "tool_continuation"
 _START, _OTHER = b"\x00", b"\x03"
 _FLOOR_START, _FLOOR_SCAN, _FLOOR_BLOCKS, _FLOOR_BUDGET = 0, 1, 2, 3
 
+# NamedTuples built without their Python-level ``__new__`` (every field given).
+_new = tuple.__new__
+# Enum members read through their class cost a metaclass lookup each.
+_PARTIAL, _WINDOW, _FULL = Coverage.PARTIAL, Coverage.WINDOW, Coverage.FULL
+_CANCELLED, _NO_PRIOR_TURN = Reason.CANCELLED, Reason.NO_PRIOR_TURN
+
 #: Shares text work between the policy groups of one evaluation.
 TurnCache = Dict[Tuple[Any, ...], Any]
 
@@ -85,32 +91,36 @@ def locate_live(doc: Any, hotpath: ModuleType) -> LiveTurn:
 def _terminal(status: Reason, policy: HistoryPolicy, live: LiveTurn, excluded: bool = False,
               capped: bool = False, input_bytes: int = 0) -> Evidence:
     scope = Scope(policy.include_assistant, excluded, capped)
-    return Evidence(status, Coverage.PARTIAL, scope, ZERO_FEATURES, live.kind, False,
+    return Evidence(status, _PARTIAL, scope, ZERO_FEATURES, live.kind, False,
                     input_bytes)
 
 
 def evidence(doc: Any, live: LiveTurn, policy: HistoryPolicy, hotpath: ModuleType,
-             checkpoint: Checkpoint, cache: TurnCache) -> Evidence:
+             checkpoint: Checkpoint, cache: Optional[TurnCache]) -> Evidence:
     """The prior-turn walk (§5.5) and the features (§6) of one policy group.
 
-    ``cache`` shares text work between the groups of one evaluation: a turn
-    windowed under the same ``max_turn_bytes`` (and ``include_assistant``)
-    yields the same evidence whatever the other limits."""
+    ``cache`` shares text work between the groups of one evaluation (None
+    when there is one group): a turn windowed under the same
+    ``max_turn_bytes`` (and ``include_assistant``) yields the same evidence
+    whatever the other limits."""
     if live.status is not None:
         return _terminal(live.status, policy, live, capped=live.feature_cap_reached)
     active = checkpoint.active
     if active and checkpoint.expired():
-        return _terminal(Reason.CANCELLED, policy, live)
-    turn_bytes, include_assistant = policy.max_turn_bytes, policy.include_assistant
-    key = (live.start, turn_bytes)
-    analysed = cache.get(key)
-    if analysed is None:
-        analysed = cache[key] = hotpath.live_turn(doc, live.start, turn_bytes)
+        return _terminal(_CANCELLED, policy, live)
+    max_prior_turns, turn_bytes, max_input_bytes, include_assistant = policy
+    if cache is None:
+        analysed = hotpath.live_turn(doc, live.start, turn_bytes)
+    else:
+        key = (live.start, turn_bytes)
+        analysed = cache.get(key)
+        if analysed is None:
+            analysed = cache[key] = hotpath.live_turn(doc, live.start, turn_bytes)
     (analysis, input_bytes, partial, excluded, opaque_only, live_terms, entity_count, capped,
      prose_terms, strong, weak, acknowledgement, change_marker, ambiguous) = analysed
     opaque_only = opaque_only and live.kind == LIVE_USER
     if active and checkpoint.expired():
-        return _terminal(Reason.CANCELLED, policy, live, excluded, capped, input_bytes)
+        return _terminal(_CANCELLED, policy, live, excluded, capped, input_bytes)
 
     kinds, floor = doc.kinds, doc.floor
     lowest = 1 if floor == _FLOOR_SCAN or floor == _FLOOR_BLOCKS else 0
@@ -130,18 +140,22 @@ def evidence(doc: Any, live: LiveTurn, policy: HistoryPolicy, hotpath: ModuleTyp
                 partial = True
             break
         found_prior = True
-        if prior >= policy.max_prior_turns:
+        if prior >= max_prior_turns:
             beyond = True  # a complete turn lies beyond the window
             break
         if active and checkpoint.expired():
-            return _terminal(Reason.CANCELLED, policy, live, excluded, capped or tool_cap,
+            return _terminal(_CANCELLED, policy, live, excluded, capped or tool_cap,
                              input_bytes)
-        key = (start, turn_bytes, include_assistant)
-        scored = cache.get(key)
-        budget = policy.max_input_bytes - input_bytes
-        if scored is None or (scored[1] < 0 and scored[0] <= budget):
-            scored = cache[key] = hotpath.prior_turn(doc, analysis, start, end, turn_bytes,
-                                                     include_assistant, budget)
+        budget = max_input_bytes - input_bytes
+        if cache is None:
+            scored = hotpath.prior_turn(doc, analysis, start, end, turn_bytes,
+                                        include_assistant, budget)
+        else:
+            key = (start, turn_bytes, include_assistant)
+            scored = cache.get(key)
+            if scored is None or (scored[1] < 0 and scored[0] <= budget):
+                scored = cache[key] = hotpath.prior_turn(doc, analysis, start, end,
+                                                         turn_bytes, include_assistant, budget)
         (bound, turn_size, turn_truncated, turn_tool_cap, turn_excluded, lexical, entity,
          turn_capped) = scored
         if bound > budget:
@@ -165,20 +179,20 @@ def evidence(doc: Any, live: LiveTurn, policy: HistoryPolicy, hotpath: ModuleTyp
     if not found_prior and floor == _FLOOR_START:
         # Terminal before any text analysis counts: the live turn's entity
         # cap plays no part, its truncation does.
-        scope = Scope(include_assistant, excluded, False)
-        return Evidence(Reason.NO_PRIOR_TURN, Coverage.PARTIAL if partial else Coverage.FULL,
+        scope = _new(Scope, (include_assistant, excluded, False))
+        return Evidence(_NO_PRIOR_TURN, _PARTIAL if partial else _FULL,
                         scope, ZERO_FEATURES, live.kind, opaque_only, input_bytes)
     feature_cap = tool_cap or capped or (floor_reached and floor == _FLOOR_BLOCKS)
-    scope = Scope(include_assistant, excluded, feature_cap)
+    scope = _new(Scope, (include_assistant, excluded, feature_cap))
     if partial or feature_cap:
-        coverage = Coverage.PARTIAL
+        coverage = _PARTIAL
     elif beyond:
-        coverage = Coverage.WINDOW
+        coverage = _WINDOW
     else:
-        coverage = Coverage.FULL
+        coverage = _FULL
     if active and checkpoint.expired():
-        return _terminal(Reason.CANCELLED, policy, live, excluded, feature_cap, input_bytes)
-    features = Features(prior, input_bytes, live_terms, prose_terms, lexical_score, entity_score,
-                        combined, max_raw, max_entity, strong, weak, change_marker, ambiguous,
-                        acknowledgement)
-    return Evidence(None, coverage, scope, features, live.kind, opaque_only, input_bytes)
+        return _terminal(_CANCELLED, policy, live, excluded, feature_cap, input_bytes)
+    features = _new(Features, (prior, input_bytes, live_terms, prose_terms, lexical_score,
+                               entity_score, combined, max_raw, max_entity, strong, weak,
+                               change_marker, ambiguous, acknowledgement))
+    return _new(Evidence, (None, coverage, scope, features, live.kind, opaque_only, input_bytes))

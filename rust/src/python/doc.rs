@@ -180,13 +180,7 @@ pub fn live_turn<'py>(
         }
         let segments = &window.segments;
         let opaque_only = !window.truncated && has_opaque && segments.iter().all(|s| is_blank(s));
-        let analysis = crate::score::analyze_live(segments);
-        let prose = crate::score::prose_term_count(segments);
-        let flags = if segments.is_empty() {
-            crate::phrases::PhraseFlags::default()
-        } else {
-            crate::phrases::phrase_flags(segments)
-        };
+        let (analysis, prose, flags) = crate::score::analyze_live_turn(segments);
         (
             analysis,
             max_turn_bytes - window.budget,

@@ -1,6 +1,8 @@
 //! The hot path's text primitives (exposed for the differential tests) and
 //! the per-segment-list calls of the original interface.
 
+use std::mem::ManuallyDrop;
+
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
@@ -77,12 +79,22 @@ fn total(texts: &[&str]) -> usize {
 /// The live turn's term set L and entity set E (spec §6.7); created by `analyze_live`.
 #[pyclass(frozen, module = "turnsignal._native", name = "LiveTurn")]
 pub struct LiveTurn {
-    pub(crate) inner: LiveAnalysis,
+    // Taken back by `Drop` for the next live turn (see `LiveAnalysis::recycle`).
+    pub(crate) inner: ManuallyDrop<LiveAnalysis>,
 }
 
 impl LiveTurn {
     pub fn new(inner: LiveAnalysis) -> Self {
-        LiveTurn { inner }
+        LiveTurn {
+            inner: ManuallyDrop::new(inner),
+        }
+    }
+}
+
+impl Drop for LiveTurn {
+    fn drop(&mut self) {
+        // SAFETY: `inner` is never used again: this is the value's last use.
+        unsafe { ManuallyDrop::take(&mut self.inner) }.recycle();
     }
 }
 
@@ -203,7 +215,7 @@ pub fn analyze_live(py: Python<'_>, segments: &Bound<'_, PyAny>) -> PyResult<Liv
     let h = hold_seq(segments, "segments")?;
     let s = strs(&h);
     let inner = run(py, total(&s), || crate::score::analyze_live(&s))?;
-    Ok(LiveTurn { inner })
+    Ok(LiveTurn::new(inner))
 }
 
 #[pyfunction]

@@ -284,17 +284,17 @@ impl<'py> Source for PySource<'py> {
         list.get_item(index).map_err(|e| unreadable(self.py, e))
     }
 
-    fn str_is(&mut self, v: &Self::V, literal: &str) -> bool {
-        utf8(v) == Some(literal)
+    fn which(&mut self, v: &Self::V, literals: &[&str]) -> Option<usize> {
+        let s = utf8(v)?;
+        literals.iter().position(|l| s == *l)
     }
 
-    fn str_is_folded(&mut self, v: &Self::V, literal: &str) -> bool {
-        match utf8(v) {
-            Some(s) => folded_eq(s, literal),
-            // Lone surrogates are no white space and lowercase to themselves:
-            // no ASCII name can match.
-            None => false,
-        }
+    fn which_folded(&mut self, v: &Self::V, literals: &[&str]) -> Option<usize> {
+        // Lone surrogates are no white space and lowercase to themselves: no
+        // ASCII name can match a string that holds one (`utf8` is None).
+        let mut buf = [0u8; 32];
+        let folded = fold(utf8(v)?, &mut buf)?;
+        literals.iter().position(|l| folded == l.as_bytes())
     }
 
     fn str_is_empty(&mut self, v: &Self::V) -> bool {
@@ -367,23 +367,21 @@ fn python_failure(py: Python<'_>, error: PyErr) -> Failure {
     unreadable(py, error)
 }
 
-/// Python's `s.strip().lower() == literal` for an ASCII `literal`: only the
-/// Kelvin sign lowercases to ASCII from outside it.
-pub fn folded_eq(s: &str, literal: &str) -> bool {
-    let trimmed = s.trim_matches(is_python_space);
-    let mut expected = literal.bytes();
-    for c in trimmed.chars() {
+/// Python's `s.strip().lower()` into `buf` when the result is ASCII and fits
+/// (only the Kelvin sign lowercases to ASCII from outside it): what can
+/// equal one of the decoders' ASCII names.
+pub fn fold<'b>(s: &str, buf: &'b mut [u8; 32]) -> Option<&'b [u8]> {
+    let mut n = 0;
+    for c in s.trim_matches(is_python_space).chars() {
         let lower = match c {
-            'A'..='Z' => c.to_ascii_lowercase(),
-            '\u{212a}' => 'k',
-            _ if c.is_ascii() => c,
-            _ => return false,
+            '\u{212a}' => b'k',
+            _ if c.is_ascii() => c.to_ascii_lowercase() as u8,
+            _ => return None,
         };
-        if expected.next() != Some(lower as u8) {
-            return false;
-        }
+        *buf.get_mut(n)? = lower;
+        n += 1;
     }
-    expected.next().is_none()
+    Some(&buf[..n])
 }
 
 /// `str.isspace()` (what `str.strip()` removes).

@@ -14,7 +14,7 @@ use super::source::{Failure, Key, Mode, Read, Seg, Shape, Source};
 /// Tool results nested in tool results, at most (FULL decoding).
 pub const MAX_DEPTH: usize = 32;
 
-const ROLES: &[(&str, Role)] = &[
+const ROLES: &[(&str, Role); 3] = &[
     ("user", Role::User),
     ("assistant", Role::Assistant),
     ("system", Role::System),

@@ -43,6 +43,7 @@ const ANTHROPIC_BLOCKS: &[&str] = &[
     "thinking",
     "redacted_thinking",
     "document",
+    "image",
 ];
 
 fn is_anthropic_block<S: Source>(src: &mut S, block: &S::V) -> Read<bool> {
@@ -55,10 +56,11 @@ fn is_anthropic_block<S: Source>(src: &mut S, block: &S::V) -> Read<bool> {
     if src.shape(&kind) != Shape::Str {
         return Ok(false);
     }
-    if which(src, &kind, ANTHROPIC_BLOCKS).is_some() {
-        return Ok(true);
+    match which(src, &kind, ANTHROPIC_BLOCKS) {
+        Some(5) => Ok(src.get(block, Key::Source)?.is_some()), // an image with a source
+        Some(_) => Ok(true),
+        None => Ok(false),
     }
-    Ok(src.str_is(&kind, "image") && src.get(block, Key::Source)?.is_some())
 }
 
 /// Whether message `message` (a mapping) holds an Anthropic-only block among

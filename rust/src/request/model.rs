@@ -208,9 +208,9 @@ mod tests {
             message_kind(Role::User, &[result.clone(), text.clone()]),
             kind::START
         );
-        assert_eq!(message_kind(Role::User, &[result.clone()]), kind::RESULT);
+        assert_eq!(message_kind(Role::User, std::slice::from_ref(&result)), kind::RESULT);
         assert_eq!(message_kind::<String>(Role::User, &[]), kind::OTHER);
-        assert_eq!(message_kind(Role::Tool, &[text.clone()]), kind::RESULT);
+        assert_eq!(message_kind(Role::Tool, std::slice::from_ref(&text)), kind::RESULT);
         assert_eq!(message_kind(Role::System, &[text]), kind::OTHER);
     }
 

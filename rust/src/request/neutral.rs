@@ -10,7 +10,7 @@ use super::read::{
 use super::sink::Sink;
 use super::source::{Failure, Key, Mode, Read, Source};
 
-const ROLES: &[(&str, Role)] = &[
+const ROLES: &[(&str, Role); 5] = &[
     ("system", Role::System),
     ("developer", Role::Developer),
     ("user", Role::User),

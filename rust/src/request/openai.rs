@@ -18,7 +18,7 @@ enum ChatRole {
     Function,
 }
 
-const ROLES: &[(&str, ChatRole)] = &[
+const ROLES: &[(&str, ChatRole); 6] = &[
     ("system", ChatRole::Instruction(Role::System)),
     ("developer", ChatRole::Instruction(Role::Developer)),
     ("user", ChatRole::Message(Role::User)),
@@ -97,7 +97,7 @@ fn decode_part<S: Source>(src: &mut S, part: &S::V) -> Read<Block<S::T>> {
 }
 
 fn is<S: Source>(src: &mut S, v: &S::V, literal: &str) -> bool {
-    src.shape(v) == Shape::Str && src.str_is(v, literal)
+    src.shape(v) == Shape::Str && src.which(v, &[literal]).is_some()
 }
 
 fn tool_call<S: Source>(src: &mut S, call: &S::V) -> Read<Block<S::T>> {

@@ -67,15 +67,20 @@ pub fn block_type<S: Source>(src: &mut S, block: &S::V) -> Read<Option<S::V>> {
 
 /// The index of `v` (a string) in `literals`, compared exactly.
 pub fn which<S: Source>(src: &mut S, v: &S::V, literals: &[&str]) -> Option<usize> {
-    literals.iter().position(|lit| src.str_is(v, lit))
+    src.which(v, literals)
+}
+
+/// Whether `v` (a string), trimmed and lowercased, is `literal`.
+pub fn folded_is<S: Source>(src: &mut S, v: &S::V, literal: &str) -> bool {
+    src.which_folded(v, &[literal]).is_some()
 }
 
 /// The trimmed, lowercased role, which must be one of `table` (sorted names
 /// listed in `names` for the error).
-pub fn role_of<S: Source, R: Copy>(
+pub fn role_of<S: Source, R: Copy, const N: usize>(
     src: &mut S,
     map: &S::V,
-    table: &[(&str, R)],
+    table: &[(&str, R); N],
     names: &str,
 ) -> Read<R> {
     let Some(value) = get_present(src, Some(map), Key::Role)? else {
@@ -85,10 +90,9 @@ pub fn role_of<S: Source, R: Copy>(
         let got = src.type_name(&value);
         return Err(Failure::at_key(Key::Role, expected("a string", got)));
     }
-    for &(name, role) in table {
-        if src.str_is_folded(&value, name) {
-            return Ok(role);
-        }
+    let literals: [&str; N] = std::array::from_fn(|i| table[i].0);
+    if let Some(i) = src.which_folded(&value, &literals) {
+        return Ok(table[i].1);
     }
     // The value is request text: it is deliberately not echoed.
     Err(Failure::at_key(
@@ -347,12 +351,10 @@ pub fn tool_choice<S: Source>(src: &mut S, top: Option<&S::V>) -> Read<Option<To
 }
 
 fn choice_string<S: Source>(src: &mut S, v: &S::V) -> ToolChoice {
-    if src.str_is_folded(v, "required") || src.str_is_folded(v, "any") {
-        ToolChoice::Required
-    } else if src.str_is_folded(v, "none") {
-        ToolChoice::NoTool
-    } else {
-        ToolChoice::Auto
+    match src.which_folded(v, &["required", "any", "none"]) {
+        Some(0 | 1) => ToolChoice::Required,
+        Some(_) => ToolChoice::NoTool,
+        None => ToolChoice::Auto,
     }
 }
 
@@ -372,14 +374,11 @@ fn choice_mapping<S: Source>(src: &mut S, value: &S::V) -> Read<ToolChoice> {
     if src.shape(&kind) != Shape::Str {
         return Ok(ToolChoice::Auto);
     }
-    if src.str_is_folded(&kind, "none") {
-        return Ok(ToolChoice::NoTool);
-    }
-    if src.str_is_folded(&kind, "auto") {
-        return Ok(ToolChoice::Auto);
-    }
-    if !src.str_is_folded(&kind, "allowed_tools") {
-        return Ok(ToolChoice::Required); // any, required, or a named / hosted tool
+    match src.which_folded(&kind, &["none", "auto", "allowed_tools"]) {
+        Some(0) => return Ok(ToolChoice::NoTool),
+        Some(1) => return Ok(ToolChoice::Auto),
+        Some(_) => {}
+        None => return Ok(ToolChoice::Required), // any, required, or a named / hosted tool
     }
     // Chat nests the mode (`allowed_tools.mode`); Responses puts it beside `type`.
     let nested = src.get(value, Key::AllowedTools)?;
@@ -388,7 +387,7 @@ fn choice_mapping<S: Source>(src: &mut S, value: &S::V) -> Read<ToolChoice> {
         _ => src.get(value, Key::Mode)?,
     };
     Ok(match mode {
-        Some(m) if src.shape(&m) == Shape::Str && src.str_is_folded(&m, "required") => {
+        Some(m) if src.shape(&m) == Shape::Str && folded_is(src, &m, "required") => {
             ToolChoice::Required
         }
         _ => ToolChoice::Auto,

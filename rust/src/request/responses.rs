@@ -17,7 +17,7 @@ enum ItemRole {
     Message(Role),
 }
 
-const ROLES: &[(&str, ItemRole)] = &[
+const ROLES: &[(&str, ItemRole); 4] = &[
     ("system", ItemRole::Instruction(Role::System)),
     ("developer", ItemRole::Instruction(Role::Developer)),
     ("user", ItemRole::Message(Role::User)),

@@ -187,11 +187,12 @@ pub trait Source {
     fn len(&mut self, list: &Self::V) -> Read<usize>;
     /// `list[index]`, `index` below the length read.
     fn item(&mut self, list: &Self::V, index: usize) -> Read<Self::V>;
-    /// Whether a string value equals `literal` exactly.
-    fn str_is(&mut self, v: &Self::V, literal: &str) -> bool;
-    /// Whether a string value, trimmed of white space and lowercased,
-    /// equals `literal` (lowercase ASCII).
-    fn str_is_folded(&mut self, v: &Self::V, literal: &str) -> bool;
+    /// The index of the first of `literals` a string value equals exactly.
+    fn which(&mut self, v: &Self::V, literals: &[&str]) -> Option<usize>;
+    /// The index of the first of `literals` (lowercase ASCII) a string value
+    /// equals once trimmed of white space and lowercased (Python's
+    /// `value.strip().lower()`).
+    fn which_folded(&mut self, v: &Self::V, literals: &[&str]) -> Option<usize>;
     fn str_is_empty(&mut self, v: &Self::V) -> bool;
     /// Keep a string value.
     fn keep(&mut self, v: &Self::V) -> Self::T;

@@ -188,11 +188,12 @@ impl Source for JsonSource {
             _ => Err(Failure::wire("could not be read (IndexError)")),
         }
     }
-    fn str_is(&mut self, v: &J, literal: &str) -> bool {
-        as_str(v) == literal
+    fn which(&mut self, v: &J, literals: &[&str]) -> Option<usize> {
+        literals.iter().position(|l| as_str(v) == *l)
     }
-    fn str_is_folded(&mut self, v: &J, literal: &str) -> bool {
-        as_str(v).trim().to_lowercase() == literal
+    fn which_folded(&mut self, v: &J, literals: &[&str]) -> Option<usize> {
+        let folded = as_str(v).trim().to_lowercase();
+        literals.iter().position(|l| folded == *l)
     }
     fn str_is_empty(&mut self, v: &J) -> bool {
         as_str(v).is_empty()
