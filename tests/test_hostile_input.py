@@ -25,8 +25,8 @@ from test_hostile_wire_matrix import (
 )
 from test_linear_cost import ADVERSARIAL as LIVE_STORMS
 from test_linear_cost import ORDINARY, SIZE
-from turnsignal import ConfigError, Reason, TopicContinuity, WireFormatError
-from turnsignal.wire import _json as wire_json
+from turnsignal import ConfigError, Reason, TopicContinuity, WireFormatError, wire
+from turnsignal.wire import decode
 
 MB = 1_000_000
 
@@ -179,9 +179,15 @@ def test_deep_tool_input_is_rejected_by_the_depth_bound(implementation: str) -> 
     request = {"messages": [{"role": "assistant", "content": [
         {"type": "tool_use", "id": "t", "name": "f", "input": deep}]}, _LIVE]}
     with pytest.raises(WireFormatError) as info:
-        TopicContinuity(implementation=implementation).evaluate(request, "anthropic")
+        decode(request, "anthropic", implementation=implementation)
     assert info.value.path == "messages[0].content[0].input"
     assert "nested deeper" in info.value.problem
+    # The evaluator never reads a tool input: it is excluded content.
+    request["messages"].insert(0, {"role": "user", "content": "call f please"})
+    result = TopicContinuity(implementation=implementation).evaluate(
+        request, "anthropic").results[0]
+    check_result(result)
+    assert result.scope.excluded_content_present
 
 
 # --- containers that change while being read ------------------------------------------------
@@ -238,20 +244,20 @@ def test_tool_input_growing_while_serialised(implementation: str) -> None:
     assert len(sink) < 100
 
 
-def test_shared_sub_objects_cannot_expand_exponentially(monkeypatch: pytest.MonkeyPatch) -> None:
-    # 2**64 leaves in JSON text from 64 small lists: the node budget stops it
-    # (lowered here so the test is quick; decoding is shared by both
-    # implementations).
-    monkeypatch.setattr(wire_json, "MAX_JSON_NODES", 10_000)
+def test_shared_sub_objects_cannot_expand_exponentially(implementation: str,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    # 2**64 leaves in JSON text from 64 small lists: the decoding budget stops
+    # it (lowered here so the test is quick), at the message being read.
+    monkeypatch.setattr(wire, "MAX_REQUEST_VALUES", 10_000)
     value: Any = 0
     for _ in range(64):
         value = [value, value]
     request = {"messages": [{"role": "assistant", "content": [
         {"type": "tool_use", "id": "t", "name": "f", "input": value}]}, _LIVE]}
     with pytest.raises(WireFormatError) as info:
-        TopicContinuity().evaluate(request, "anthropic")
-    assert info.value.path == "messages[0].content[0].input"
-    assert "more than 10000 values" in info.value.problem
+        decode(request, "anthropic", implementation=implementation)
+    assert info.value.path == "messages[0]"
+    assert info.value.problem == "over the decoding budget of 10,000 values"
 
 
 def test_surrogates_read_as_replacement_characters(implementation: str) -> None:

@@ -14,7 +14,6 @@ from typing import Any, Dict, List
 import pytest
 import yaml
 
-import turnsignal.router as router_module
 from conftest import require_shared
 from turnsignal import ConfigError, TopicContinuity, WireFormatError
 from turnsignal.router import Router
@@ -121,23 +120,39 @@ def test_example_file_is_the_seed_configuration() -> None:
 
 # ---------------------------------------------------------------- one decode
 
-def test_the_request_is_decoded_once_and_not_mutated(implementation: str,
-                                                     monkeypatch: pytest.MonkeyPatch) -> None:
-    calls: List[Dict[str, Any]] = []
-    real = router_module.decode
+class _Counting:
+    """A hot path that records its decoding calls."""
 
-    def counting(*args: Any, **kwargs: Any) -> Any:
-        calls.append(kwargs)
-        return real(*args, **kwargs)
+    def __init__(self, inner: Any) -> None:
+        self._inner = inner
+        self.calls: List[str] = []
 
-    monkeypatch.setattr(router_module, "decode", counting)
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+    def request_facts(self, *args: Any) -> Any:
+        self.calls.append("facts")
+        return self._inner.request_facts(*args)
+
+    def evaluation_doc(self, *args: Any) -> Any:
+        self.calls.append("evaluation")
+        return self._inner.evaluation_doc(*args)
+
+
+def test_the_request_is_read_twice_and_not_mutated(implementation: str) -> None:
+    # Once for the facts of the whole request (no text read), once for the
+    # newest messages topic continuity reads: both bounded by count.
     doc = {"signals": {"topic_continuity": [{"name": "topic_boundary"}],
                        "conversation": yaml.safe_load(EXAMPLE.read_text())["routing"]["signals"]
                        ["conversation"]}}
+    router = Router.from_config(doc, implementation=implementation)
+    counting = _Counting(router._hotpath)
+    router._hotpath = counting
+    router.topic_continuity._hotpath = counting
     request = AGENTIC["openai"]
     before = copy.deepcopy(request)
-    Router.from_config(doc, implementation=implementation).evaluate(request, "openai")
-    assert calls == [{}]  # once, without tail limits
+    router.evaluate(request, "openai")
+    assert counting.calls == ["facts", "evaluation"]
     assert request == before
 
 
@@ -222,8 +237,9 @@ def test_to_dict_and_repr(implementation: str) -> None:
     evaluation = Router.from_config(EXAMPLE, implementation=implementation).evaluate(
         AGENTIC["openai"], "openai")
     out = evaluation.to_dict()
-    assert set(out) == {"format", "topic_continuity", "facts", "conversation", "decisions",
-                        "route"}
+    assert set(out) == {"format", "cancelled", "topic_continuity", "facts", "conversation",
+                        "decisions", "route"}
+    assert out["cancelled"] is False
     assert out["conversation"][2] == {"name": "tool_heavy", "value": 3, "matched": True}
     assert out["decisions"] == [{"name": "agentic_routing", "priority": 0,
                                  "modelRefs": [{"model": "gpt-4o"}]}]

@@ -164,7 +164,7 @@ class _Exploding:
     def __getattr__(self, name: str) -> object:
         return getattr(self._inner, name)
 
-    def score_prior(self, *args: object) -> object:
+    def prior_turn(self, *args: object) -> object:
         raise RuntimeError("boom: secret text must not be logged")
 
 

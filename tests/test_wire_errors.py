@@ -252,10 +252,10 @@ class Exploding(Mapping):
 
 
 class Dodgy(dict):
-    """A dict whose ``get`` fails."""
+    """A dict whose ``__getitem__`` fails (dict subclasses are read through it)."""
 
-    def get(self, key, default=None):
-        raise KeyError(S)
+    def __getitem__(self, key):
+        raise RuntimeError(S)
 
 
 @pytest.mark.parametrize("format_", ["openai", "anthropic", "neutral", "auto"])

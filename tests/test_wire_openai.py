@@ -208,12 +208,12 @@ def test_extras_are_read_only_on_assistant_messages():
 
 # --- top level -------------------------------------------------------------
 
-def test_tools_count_includes_legacy_functions_and_tool_choice_is_raw():
+def test_tools_count_includes_legacy_functions_and_tool_choice_is_its_kind():
     choice = {"type": "function", "function": {"name": "f"}}
     conv = chat({"role": "user", "content": "x"}, tools=[{}, {}], functions=[{}],
                 tool_choice=choice)
     assert conv.tools == 3
-    assert conv.tool_choice is choice
+    assert conv.tool_choice == "required"  # the kind only: no reference to the caller's value
     assert conv.format == "openai"
     assert conv.history_available is True
     assert conv.complete is True

@@ -88,14 +88,19 @@ def test_item_reference_makes_history_unavailable_and_adds_no_message():
     assert conv.messages == (msg("user", text("x")),)
 
 
-def test_item_reference_outside_the_decoded_tail_still_counts():
+def test_item_reference_counts_where_it_is_decoded():
+    # Only decoded items are read: an item_reference older than the tail the
+    # evaluator reads stands for history it would not have read either.
     items = [{"type": "item_reference", "id": "old"}] + [
         {"role": "user", "content": str(i)} for i in range(20)]
     conv = responses(*items)
     tail = decode({"input": items}, "responses", tail_messages=3)
     assert conv.history_available is False
-    assert tail.history_available is False
+    assert tail.history_available is True
     assert tail.skipped == 18
+    items.insert(19, {"type": "item_reference", "id": "recent"})
+    tail = decode({"input": items}, "responses", tail_messages=3)
+    assert tail.history_available is False
 
 
 def test_tools_and_tool_choice():

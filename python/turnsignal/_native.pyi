@@ -6,7 +6,7 @@ the input are read as U+FFFD (spec §1). Large inputs are processed with the
 GIL released. A Rust panic never crosses into Python: it raises NativeError.
 """
 
-from typing import Any, List, Sequence, Tuple, final
+from typing import Any, List, Optional, Sequence, Tuple, final
 
 __version__: str
 BUILD_PROFILE: str  # "release" or "debug"
@@ -70,13 +70,87 @@ def score_prior(
     E is empty, with P = entity_set(segments, tool_names); capped = P was capped
     (computed even when E is empty)."""
 
-def count_facts(
-    messages: Sequence[Any], roles: Tuple[Any, ...], classes: Tuple[Any, ...]
-) -> Tuple[int, int, int, int, int, int, int, int]:
+@final
+class Doc:
+    """The evaluator's view of a conversation (see
+    ``turnsignal._reference.doc``): one kind byte per message of the window
+    the evaluator may visit, and what lies before it. Immutable; its text is
+    only read by :func:`live_turn` and :func:`prior_turn`."""
+
+    @property
+    def kinds(self) -> bytes:
+        """Per message: 0 starts a turn, 1 tool result, 2 assistant, 3 other."""
+    @property
+    def floor(self) -> int:
+        """0 conversation start, 1 message cap, 2 block cap, 3 decoding budget."""
+    @property
+    def history_available(self) -> bool: ...
+    @property
+    def format(self) -> str: ...
+    def __len__(self) -> int: ...
+
+def evaluation_doc(
+    request: Any,
+    format: str,
+    budget: int,
+    deadline: Optional[float] = None,
+    cancel: Any = None,
+) -> Optional[Doc]:
+    """The evaluator's Doc of a request body (the newest 512 messages / 4,096
+    blocks, read straight from the caller's objects, at most ``budget``
+    values); None when the deadline passed or ``cancel`` was set while
+    decoding. Raises WireFormatError."""
+
+def request_facts(
+    request: Any,
+    format: str,
+    budget: int,
+    deadline: Optional[float] = None,
+    cancel: Any = None,
+) -> Optional[Tuple[Tuple[int, ...], str]]:
+    """(the ConversationFacts fields in order, concrete format) of the whole
+    request, no text read; None when cancelled. Raises WireFormatError."""
+
+def decode_request(
+    request: Any,
+    format: str,
+    budget: int,
+    tail_messages: Optional[int] = None,
+    tail_blocks: Optional[int] = None,
+) -> Tuple[str, List[Tuple[str, Tuple[Any, ...]]], List[Tuple[str, Tuple[Any, ...]]], bool,
+           int, Optional[str], bool, int]:
+    """The neutral conversation of ``turnsignal.decode()`` as plain tuples:
+    (format, messages, instructions, history_available, tools, tool_choice,
+    complete, skipped). Raises WireFormatError."""
+
+def messages_doc(messages: Sequence[Any]) -> Doc:
+    """The Doc of already-decoded neutral messages (``turnsignal.model``)."""
+
+def count_facts(messages: Sequence[Any]) -> Tuple[int, int, int, int, int, int, int, int]:
     """(users, assistants, tools, systems, developers, calls, results, images)
-    of the neutral messages (spec conversation.md, "Facts"). ``roles`` is
-    (Role.USER, ASSISTANT, TOOL, SYSTEM, DEVELOPER), ``classes`` is
-    (ToolCallBlock, ToolResultBlock, MediaBlock, TextBlock, OtherBlock,
-    BlockType.IMAGE); both are compared by identity. Raises TypeError on any
-    input shape it does not handle (not tuples, a role that is no Role member);
-    the caller then runs ``turnsignal._reference.count_facts``."""
+    of neutral messages; roles and block types compared by identity with the
+    members of ``Role`` and ``BlockType``."""
+
+def tool_ids_match(doc: Doc, start: int) -> bool:
+    """The tool walk's check over messages ``start+1 ..``: some tool result,
+    and every result answers a call."""
+
+def live_turn(doc: Doc, start: int, max_turn_bytes: int) -> Tuple[Any, ...]:
+    """(analysis: LiveTurn, byte_count, truncated, excluded, opaque_only,
+    term_count, entity_count, capped, prose_terms, strong_reference,
+    weak_reference, acknowledgement, change_marker, marker_ambiguous) of the
+    live turn (messages ``start..``)."""
+
+def prior_turn(
+    doc: Doc,
+    live: LiveTurn,
+    start: int,
+    end: int,
+    max_turn_bytes: int,
+    include_assistant: bool,
+    budget: int,
+) -> Tuple[int, int, bool, bool, bool, float, float, bool]:
+    """(upper_bound, byte_count, truncated, tool_cap_reached, excluded,
+    lexical, entity, capped) of one prior turn (messages ``start..end``);
+    byte_count -1 (and nothing computed) when its upper bound exceeds
+    ``budget``."""

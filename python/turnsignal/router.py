@@ -26,7 +26,7 @@ from typing import (
     Union,
 )
 
-from . import _hotpath
+from . import _hotpath, wire
 from ._routing_document import RoutingDocument, load_document
 from .config import TopicContinuityRule, parse_topic_continuity_rules
 from .conversation import ConversationFacts, ConversationSignal
@@ -44,7 +44,7 @@ from .decisions import (
 from .errors import ConfigError, ConfigIssue, WireFormatError
 from .observers import as_tuple, notify
 from .topic_continuity import Reason, TopicContinuity, TopicContinuityEvaluation
-from .topic_continuity.checkpoint import CancelToken, check_arguments
+from .topic_continuity.checkpoint import CancelToken, check_arguments, seconds
 from .topic_continuity.evaluate import fallback_run
 from .wire import check_format
 
@@ -269,8 +269,8 @@ class Router:
         """The request's facts (the whole request, no text read); None when
         the deadline passed, ``cancel`` was set or raised while counting."""
         try:
-            return self._hotpath.request_facts(request, format, deadline,  # type: ignore
-                                               cancel)
+            return self._hotpath.request_facts(  # type: ignore[no-any-return]
+                request, format, wire.MAX_REQUEST_VALUES, seconds(deadline), cancel)
         except WireFormatError:
             raise
         except Exception as error:  # cancel.is_set() raised, or a bug

@@ -32,16 +32,18 @@ def _checkpoint(deadline: Optional[float], cancel: Any) -> Optional[Checkpoint]:
     return Checkpoint(deadline, cancel)
 
 
-def evaluation_doc(request: Any, format: str, deadline: Optional[float] = None,
+def evaluation_doc(request: Any, format: str, budget: int, deadline: Optional[float] = None,
                    cancel: Any = None) -> Optional[Doc]:
-    """The evaluator's ``Doc`` of ``request``; None when the deadline passed
-    or ``cancel`` was set while decoding. Raises ``WireFormatError``."""
+    """The evaluator's ``Doc`` of ``request`` (at most ``budget`` values
+    read); None when the deadline passed or ``cancel`` was set while
+    decoding. Raises ``WireFormatError``."""
     from turnsignal.wire import LEAN, decode_reference
     from turnsignal.wire._reader import CancelFailed as Failed
     from turnsignal.wire._reader import Cancelled
 
     try:
-        decoded = decode_reference(request, format, LEAN, tail_messages=MAX_SCAN_MESSAGES,
+        decoded = decode_reference(request, format, LEAN, budget,
+                                   tail_messages=MAX_SCAN_MESSAGES,
                                    tail_blocks=MAX_CONTENT_BLOCKS,
                                    checkpoint=_checkpoint(deadline, cancel))
     except Cancelled:
@@ -55,11 +57,11 @@ def evaluation_doc(request: Any, format: str, deadline: Optional[float] = None,
     raise failure
 
 
-def request_facts(request: Any, format: str, deadline: Optional[float] = None,
+def request_facts(request: Any, format: str, budget: int, deadline: Optional[float] = None,
                   cancel: Any = None) -> Optional[Tuple[Tuple[int, ...], str]]:
     """``(the ConversationFacts fields in order, concrete format)`` of the
-    whole request; None when the deadline passed or ``cancel`` was set while
-    decoding. Raises ``WireFormatError``."""
+    whole request (at most ``budget`` values read); None when the deadline
+    passed or ``cancel`` was set while decoding. Raises ``WireFormatError``."""
     from turnsignal import _reference
     from turnsignal.conversation.facts import compute_facts
     from turnsignal.wire import COUNT, decode_reference
@@ -67,7 +69,7 @@ def request_facts(request: Any, format: str, deadline: Optional[float] = None,
     from turnsignal.wire._reader import Cancelled
 
     try:
-        decoded = decode_reference(request, format, COUNT,
+        decoded = decode_reference(request, format, COUNT, budget,
                                    checkpoint=_checkpoint(deadline, cancel))
     except Cancelled:
         return None

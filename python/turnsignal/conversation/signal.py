@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Dict, Mapping, NamedTuple, Optional, Sequence, Tuple, Union
 
+from .. import wire
 from ..model import Conversation
 from ..wire import check_format
 from .facts import ConversationFacts, _hotpath_module, compute_facts
@@ -87,7 +88,7 @@ class ConversationSignal:
         """Count the facts of ``request`` (every message, no text read) and
         evaluate every rule. Raises ``WireFormatError`` for a bad request."""
         check_format(format)
-        counted = _hotpath_module().request_facts(request, format)
+        counted = _hotpath_module().request_facts(request, format, wire.MAX_REQUEST_VALUES)
         return self.evaluate_facts(ConversationFacts(*counted[0]))
 
     def evaluate_conversation(self, conversation: Conversation) -> ConversationResults:

@@ -6,7 +6,7 @@ import math
 import time
 from typing import Any, Optional, Protocol
 
-__all__ = ["CancelToken", "Cancelled", "Checkpoint", "check_arguments"]
+__all__ = ["CancelToken", "Cancelled", "Checkpoint", "check_arguments", "seconds"]
 
 
 class CancelToken(Protocol):
@@ -43,6 +43,17 @@ def check_arguments(history_available: Any, deadline: Any, cancel: Any) -> None:
     if cancel is not None and not callable(getattr(cancel, "is_set", None)):
         raise TypeError("cancel must be None or have an is_set() method, got "
                         + type(cancel).__name__)
+
+
+def seconds(deadline: Optional[float]) -> Optional[float]:
+    """A checked deadline as a float (what the decoders take): an int too
+    large for a float is an infinite one."""
+    if deadline is None or type(deadline) is float:
+        return deadline
+    try:
+        return float(deadline)
+    except OverflowError:
+        return math.inf if deadline > 0 else -math.inf
 
 
 class Checkpoint:

@@ -7,7 +7,7 @@ import os
 import time
 from typing import Any, Callable, Iterable, Mapping, Optional, Sequence, Tuple, TypeVar, Union
 
-from turnsignal import _hotpath
+from turnsignal import _hotpath, wire
 from turnsignal.config import (
     TopicContinuityRule,
     default_rules,
@@ -17,7 +17,7 @@ from turnsignal.config import (
 from turnsignal.errors import ConfigError, ConfigIssue, WireFormatError
 from turnsignal.model import Message
 from turnsignal.observers import as_tuple, notify
-from turnsignal.topic_continuity.checkpoint import CancelToken, check_arguments
+from turnsignal.topic_continuity.checkpoint import CancelToken, check_arguments, seconds
 from turnsignal.topic_continuity.evaluate import (
     EvalConfig,
     Run,
@@ -126,7 +126,8 @@ class TopicContinuity:
         check_format(format)
         started_ns = time.time_ns()
         try:
-            doc = self._hotpath.evaluation_doc(request, format, deadline, cancel)
+            doc = self._hotpath.evaluation_doc(request, format, wire.MAX_EVALUATION_VALUES,
+                                               seconds(deadline), cancel)
         except WireFormatError:
             raise
         except Exception as error:  # cancel.is_set() raised, or a bug

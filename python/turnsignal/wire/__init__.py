@@ -85,15 +85,15 @@ def detect(request: Any) -> str:
         return "openai"
 
 
-def decode_reference(request: Any, format: str, mode: int, *,
+def decode_reference(request: Any, format: str, mode: int, budget: int, *,
                      tail_messages: Optional[int] = None, tail_blocks: Optional[int] = None,
                      checkpoint: Any = None) -> Decoded:
     """The reference decoders: ``mode`` is ``FULL`` (``decode``), ``LEAN``
     (what the topic-continuity evaluator reads) or ``COUNT`` (what the
-    conversation facts count). Raises ``WireFormatError``; a deadline or a
-    cancellation (``checkpoint``) raises ``Cancelled`` / ``CancelFailed``."""
-    reader = Reader(mode, MAX_EVALUATION_VALUES if mode == LEAN else MAX_REQUEST_VALUES,
-                    checkpoint)
+    conversation facts count); at most ``budget`` values are read. Raises
+    ``WireFormatError``; a deadline or a cancellation (``checkpoint``) raises
+    ``Cancelled`` / ``CancelFailed``."""
+    reader = Reader(mode, budget, checkpoint)
     out = Collector(tail_messages, tail_blocks)
     try:
         concrete = _detect(request, reader) if format == "auto" else format
@@ -121,7 +121,8 @@ def decode_reference(request: Any, format: str, mode: int, *,
 
 
 def decode(request: Any, format: str = "auto", *, tail_messages: Optional[int] = None,
-           tail_blocks: Optional[int] = None) -> Conversation:
+           tail_blocks: Optional[int] = None,
+           implementation: Optional[str] = None) -> Conversation:
     """Decode ``request`` (a mapping as ``json.loads`` returns it, or a bare
     list of messages) written in ``format``.
 
@@ -131,16 +132,19 @@ def decode(request: Any, format: str = "auto", *, tail_messages: Optional[int] =
     as they are read: a message that reaches the block cap keeps only the
     blocks read). Then ``complete`` is false and ``skipped`` counts the wire
     items left undecoded. Without caps everything is decoded. At most
-    ``MAX_REQUEST_VALUES`` values are read.
+    ``MAX_REQUEST_VALUES`` values are read. ``implementation`` (``"native"``
+    or ``"python"``) picks the decoder; by default ``TURNSIGNAL_IMPLEMENTATION``
+    decides, as for the evaluators.
     """
     check_format(format)
     _check_cap("tail_messages", tail_messages)
     _check_cap("tail_blocks", tail_blocks)
-    native = _hotpath.load()[1]
-    if getattr(native, "decode_request", None) is not None:
+    module = _hotpath.load(implementation)[1]
+    if hasattr(module, "decode_request"):
         from ._native import native_conversation
 
-        return native_conversation(native, request, format, tail_messages, tail_blocks)
-    return decode_reference(request, format, FULL, tail_messages=tail_messages,
-                            tail_blocks=tail_blocks).conversation
+        return native_conversation(module, request, format, MAX_REQUEST_VALUES, tail_messages,
+                                   tail_blocks)
+    return decode_reference(request, format, FULL, MAX_REQUEST_VALUES,
+                            tail_messages=tail_messages, tail_blocks=tail_blocks).conversation
 

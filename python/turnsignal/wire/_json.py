@@ -82,6 +82,8 @@ def tool_input_json(reader: Reader, value: Any) -> str:
     ``OverBudget``."""
     try:
         return json.dumps(snapshot(reader, value), ensure_ascii=False, separators=(",", ":"))
+    except WireFormatError:
+        raise
     except (TypeError, ValueError, RecursionError):
         pass
     raise WireFormatError("", f"not JSON-serialisable ({type_name(value)})")

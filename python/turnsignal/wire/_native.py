@@ -10,6 +10,7 @@ from __future__ import annotations
 from types import ModuleType
 from typing import Any, Callable, Dict, Optional, Tuple
 
+from ..errors import WireFormatError
 from ..model import (
     Block,
     BlockType,
@@ -57,11 +58,25 @@ _BUILD: Dict[str, Callable[[Tuple[Any, ...]], Block]] = {
 }
 
 
-def native_conversation(native: ModuleType, request: Any, format: str,
+def native_conversation(native: ModuleType, request: Any, format: str, budget: int,
                         tail_messages: Optional[int], tail_blocks: Optional[int]) -> Conversation:
-    """``turnsignal.decode`` with the native decoder (same result as the reference)."""
-    (concrete, messages, instructions, history_available, tools, tool_choice, complete,
-     skipped) = native.decode_request(request, format, tail_messages, tail_blocks)
+    """``turnsignal.decode`` with the native decoder (same result as the
+    reference). A bug in the native core (a caught panic) is reported like
+    the reference reports one: a ``WireFormatError``, nothing else."""
+    try:
+        decoded = native.decode_request(request, format, budget, tail_messages, tail_blocks)
+    except WireFormatError:
+        raise
+    except native.NativeError as error:
+        failure = WireFormatError("", f"could not be read ({type(error).__name__})")
+    else:
+        return _conversation(*decoded)
+    raise failure
+
+
+def _conversation(concrete: str, messages: Any, instructions: Any, history_available: bool,
+                  tools: int, tool_choice: Optional[str], complete: bool,
+                  skipped: int) -> Conversation:
     return Conversation(
         messages=tuple(Message(_ROLES[role], _blocks(blocks)) for role, blocks in messages),
         instructions=tuple(Instruction(_ROLES[role], _blocks(blocks))

@@ -27,12 +27,7 @@ __all__ = ["CapReached", "Collector", "Walk", "walk_back"]
 
 
 class CapReached(Stop):
-    """A tail cap was reached: decoding stops after the open message.
-    ``whole`` says whether the item being decoded was read to its end."""
-
-    def __init__(self, whole: bool) -> None:
-        super().__init__()
-        self.whole = whole
+    """A tail cap was reached: decoding stops after the open message."""
 
 
 class Collector:
@@ -64,14 +59,12 @@ class Collector:
         self.open_blocks.append(block)
         self.blocks += 1
         if self.blocks == self.max_blocks:
-            raise CapReached(False)
+            raise CapReached()
 
-    def end(self, last: bool = True) -> None:
-        """Close the open message; ``last`` when nothing of the item remains
-        unread after it."""
+    def end(self) -> None:
         self.close()
         if len(self.messages) == self.max_messages:
-            raise CapReached(last)
+            raise CapReached()
 
     def close(self) -> None:
         """Keep the open message (if any) as it is."""
@@ -92,7 +85,7 @@ class Collector:
         self.messages.append(Message(role, (block,)))
         self.blocks += 1
         if self.blocks == self.max_blocks or len(self.messages) == self.max_messages:
-            raise CapReached(True)
+            raise CapReached()
 
     def instruction(self, role: Role, blocks: Tuple[Block, ...] = ()) -> None:
         self.instructions.append(Instruction(role, blocks))
@@ -102,7 +95,7 @@ class Walk(NamedTuple):
     messages: Tuple[Message, ...]
     instructions: Tuple[Instruction, ...]
     skipped: int  # wire items older than the decoded ones, left undecoded
-    complete: bool  # every item was read whole
+    complete: bool  # no cap (nor the budget) stopped the walk
     truncated: bool  # LEAN decoding stopped at the reader's budget
     history_unavailable: bool
 
@@ -136,9 +129,9 @@ def walk_back(reader: Reader, items: Any, decode_item: Callable[[Any, Collector]
             break
         try:
             decode_item(item, out)
-        except CapReached as cap:
+        except CapReached:
             # The item that reached a cap is the last one decoded.
-            complete = index == 0 and cap.whole
+            complete = False
             out.close()
             break
         except OverBudget:

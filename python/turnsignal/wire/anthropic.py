@@ -157,10 +157,10 @@ def _split_backwards(reader: Reader, role: Role, content: Any, out: Collector) -
         if type(block) is ToolResultBlock:
             if piece_open:
                 piece_open = False
-                out.end(last=False)
+                out.end()
             out.begin(Role.TOOL)
             out.add(block)
-            out.end(last=index == 0)
+            out.end()
         else:
             if not piece_open:
                 piece_open = True

@@ -20,11 +20,6 @@ use super::source::PySource;
 use super::text::clean;
 use super::{panic_message, NativeError};
 
-/// Values one `decode()` call, or the facts of one request, may read.
-pub const MAX_REQUEST_VALUES: usize = 1 << 23;
-/// Values the topic-continuity evaluator's decoding may read.
-pub const MAX_EVALUATION_VALUES: usize = 1 << 16;
-
 static WIRE_FORMAT_ERROR: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 
 /// `turnsignal.WireFormatError(path, problem)`.
@@ -60,7 +55,7 @@ fn outcome<T>(py: Python<'_>, src: &mut PySource<'_>, result: Read<T>) -> PyResu
             ),
         )),
         Err(Failure::Wire(e)) => Err(wire_format_error(py, e.path(), e.problem)),
-        Err(Failure::Cap { .. }) => Err(NativeError::new_err("a cap escaped the walk")),
+        Err(Failure::Cap) => Err(NativeError::new_err("a cap escaped the walk")),
     }
 }
 
@@ -76,18 +71,19 @@ fn requested(format: &str) -> Option<Format> {
 }
 
 /// The evaluator's `Doc` of `request` (LEAN decoding, the newest 512
-/// messages / 4,096 blocks); `None` when the deadline passed or `cancel` was
-/// set while decoding.
+/// messages / 4,096 blocks, at most `budget` values read); `None` when the
+/// deadline passed or `cancel` was set while decoding.
 #[pyfunction]
-#[pyo3(signature = (request, format, deadline=None, cancel=None))]
+#[pyo3(signature = (request, format, budget, deadline=None, cancel=None))]
 pub fn evaluation_doc(
     py: Python<'_>,
     request: &Bound<'_, PyAny>,
     format: &str,
+    budget: usize,
     deadline: Option<f64>,
     cancel: Option<Bound<'_, PyAny>>,
 ) -> PyResult<Option<Doc>> {
-    let mut src = PySource::new(py, Mode::Lean, MAX_EVALUATION_VALUES, deadline, cancel)?;
+    let mut src = PySource::new(py, Mode::Lean, budget, deadline, cancel)?;
     let mut out = Collector::new(EVALUATOR_CAPS.messages, EVALUATOR_CAPS.blocks);
     let result = guarded(|| decode(&mut src, &mut out, request, requested(format)))?;
     let Some(decoded) = outcome(py, &mut src, result)? else {
@@ -103,28 +99,30 @@ pub fn evaluation_doc(
     )))
 }
 
-type Facts = ([usize; 12], &'static str);
+type Facts<'py> = (Bound<'py, PyTuple>, &'static str);
 
 /// The conversation facts of the whole request (COUNT decoding, no text
 /// read), in `ConversationFacts` order, and the concrete format; `None` when
 /// the deadline passed or `cancel` was set while counting.
 #[pyfunction]
-#[pyo3(signature = (request, format, deadline=None, cancel=None))]
-pub fn request_facts(
-    py: Python<'_>,
-    request: &Bound<'_, PyAny>,
+#[pyo3(signature = (request, format, budget, deadline=None, cancel=None))]
+pub fn request_facts<'py>(
+    py: Python<'py>,
+    request: &Bound<'py, PyAny>,
     format: &str,
+    budget: usize,
     deadline: Option<f64>,
     cancel: Option<Bound<'_, PyAny>>,
-) -> PyResult<Option<Facts>> {
-    let mut src = PySource::new(py, Mode::Count, MAX_REQUEST_VALUES, deadline, cancel)?;
+) -> PyResult<Option<Facts<'py>>> {
+    let mut src = PySource::new(py, Mode::Count, budget, deadline, cancel)?;
     let mut n = Counter::new();
     let result = guarded(|| decode(&mut src, &mut n, request, requested(format)))?;
     let Some(decoded) = outcome(py, &mut src, result)? else {
         return Ok(None);
     };
     let choice = decoded.tool_choice.map(|c| c.name());
-    Ok(Some((
+    let counts = PyTuple::new(
+        py,
         [
             n.systems,
             n.developers,
@@ -139,8 +137,8 @@ pub fn request_facts(
             usize::from(choice == Some("required")),
             usize::from(choice == Some("none")),
         ],
-        decoded.format.name(),
-    )))
+    )?;
+    Ok(Some((counts, decoded.format.name())))
 }
 
 /// A block as a plain tuple: `(type, text)`, `(type,)`, `("tool_call", id,
@@ -237,15 +235,16 @@ fn export<'py>(
 /// history_available, tools, tool_choice, complete, skipped)` with messages
 /// and instructions as `(role, blocks)` pairs.
 #[pyfunction]
-#[pyo3(signature = (request, format, tail_messages=None, tail_blocks=None))]
+#[pyo3(signature = (request, format, budget, tail_messages=None, tail_blocks=None))]
 pub fn decode_request<'py>(
     py: Python<'py>,
     request: &Bound<'py, PyAny>,
     format: &str,
+    budget: usize,
     tail_messages: Option<usize>,
     tail_blocks: Option<usize>,
 ) -> PyResult<Exported<'py>> {
-    let mut src = PySource::new(py, Mode::Full, MAX_REQUEST_VALUES, None, None)?;
+    let mut src = PySource::new(py, Mode::Full, budget, None, None)?;
     let caps = Caps {
         messages: tail_messages,
         blocks: tail_blocks,

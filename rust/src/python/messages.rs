@@ -7,7 +7,7 @@
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::PyString;
+use pyo3::types::{PyString, PyTuple};
 
 use crate::request::model::{MAX_CONTENT_BLOCKS, MAX_SCAN_MESSAGES};
 use crate::request::{Block, BlockKind, Collector, Role, Sink};
@@ -132,7 +132,7 @@ pub fn messages_doc(py: Python<'_>, messages: &Bound<'_, PyAny>) -> PyResult<Doc
             let block = read_block(py, m, &content.get_item(position)?)?;
             let _ = out.add(block);
         }
-        let _ = out.end(true);
+        let _ = out.end();
         seen += 1;
         blocks += count;
         if seen >= MAX_SCAN_MESSAGES || blocks >= MAX_CONTENT_BLOCKS {
@@ -146,7 +146,10 @@ pub fn messages_doc(py: Python<'_>, messages: &Bound<'_, PyAny>) -> PyResult<Doc
 /// `(users, assistants, tools, systems, developers, calls, results, images)`
 /// of neutral messages (see `turnsignal._reference.facts.count_facts`).
 #[pyfunction]
-pub fn count_facts(py: Python<'_>, messages: &Bound<'_, PyAny>) -> PyResult<[usize; 8]> {
+pub fn count_facts<'py>(
+    py: Python<'py>,
+    messages: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyTuple>> {
     let m = members(py)?;
     let mut n = [0usize; 8];
     let [users, assistants, tools, systems, developers, calls, results, images] =
@@ -172,5 +175,5 @@ pub fn count_facts(py: Python<'_>, messages: &Bound<'_, PyAny>) -> PyResult<[usi
             }
         }
     }
-    Ok(n)
+    PyTuple::new(py, n)
 }

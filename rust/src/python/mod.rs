@@ -77,8 +77,6 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
         },
     )?;
     m.add("UNICODE_VERSION", crate::UNICODE_VERSION)?;
-    m.add("MAX_REQUEST_VALUES", decode::MAX_REQUEST_VALUES)?;
-    m.add("MAX_EVALUATION_VALUES", decode::MAX_EVALUATION_VALUES)?;
     m.add("NativeError", m.py().get_type::<NativeError>())?;
     m.add_class::<primitives::LiveTurn>()?;
     m.add_class::<doc::Doc>()?;

@@ -128,11 +128,11 @@ fn split_backwards<S: Source, K: Sink<S::T>>(
         if block.kind == BlockKind::ToolResult {
             if piece_open {
                 piece_open = false;
-                out.end(false)?;
+                out.end()?;
             }
             out.begin(Role::Tool, false);
             out.add(block)?;
-            out.end(index == 0)?;
+            out.end()?;
         } else {
             if !piece_open {
                 piece_open = true;
@@ -142,7 +142,7 @@ fn split_backwards<S: Source, K: Sink<S::T>>(
         }
     }
     if piece_open {
-        out.end(true)?;
+        out.end()?;
     }
     Ok(())
 }

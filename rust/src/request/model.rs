@@ -208,9 +208,15 @@ mod tests {
             message_kind(Role::User, &[result.clone(), text.clone()]),
             kind::START
         );
-        assert_eq!(message_kind(Role::User, std::slice::from_ref(&result)), kind::RESULT);
+        assert_eq!(
+            message_kind(Role::User, std::slice::from_ref(&result)),
+            kind::RESULT
+        );
         assert_eq!(message_kind::<String>(Role::User, &[]), kind::OTHER);
-        assert_eq!(message_kind(Role::Tool, std::slice::from_ref(&text)), kind::RESULT);
+        assert_eq!(
+            message_kind(Role::Tool, std::slice::from_ref(&text)),
+            kind::RESULT
+        );
         assert_eq!(message_kind(Role::System, &[text]), kind::OTHER);
     }
 

@@ -98,7 +98,7 @@ fn decode_message<S: Source, K: Sink<S::T>>(src: &mut S, out: &mut K, message: &
     add_content(src, out, message, Key::Content, |src, b| {
         decode_block(src, b, 0)
     })?;
-    out.end(true)
+    out.end()
 }
 
 /// The conformance vectors carry this flag next to `messages`.

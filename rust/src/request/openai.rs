@@ -249,7 +249,7 @@ fn decode_message<S: Source, K: Sink<S::T>>(src: &mut S, out: &mut K, message: &
             if r == Role::Assistant {
                 assistant_extras(src, out, message)?;
             }
-            out.end(true)
+            out.end()
         }
     }
 }

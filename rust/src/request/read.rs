@@ -237,7 +237,7 @@ pub fn request_messages<S: Source>(src: &mut S, request: &S::V) -> Read<(Option<
 pub struct WalkEnd {
     /// Wire items older than the decoded ones, left undecoded.
     pub skipped: usize,
-    /// Every item was read whole.
+    /// No cap (nor the budget) stopped the walk.
     pub complete: bool,
     /// LEAN decoding stopped at the source's budget.
     pub truncated: bool,
@@ -288,11 +288,11 @@ where
         };
         match decode_item(src, out, &item) {
             Ok(()) => {}
-            Err(Failure::Cap { whole }) => {
+            Err(Failure::Cap) => {
                 out.close();
                 return Ok(WalkEnd {
                     skipped: index,
-                    complete: index == 0 && whole,
+                    complete: false,
                     truncated: false,
                 });
             }

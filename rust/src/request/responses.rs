@@ -76,7 +76,7 @@ fn message<S: Source, K: Sink<S::T>>(src: &mut S, out: &mut K, item: &S::V) -> R
             if role == Role::User || src.mode() != Mode::Count {
                 add_content(src, out, item, Key::Content, decode_part)?;
             }
-            out.end(true)
+            out.end()
         }
     }
 }
@@ -146,7 +146,7 @@ fn reasoning<S: Source, K: Sink<S::T>>(src: &mut S, out: &mut K, item: &S::V) ->
         })?;
     }
     if opened {
-        out.end(true)?; // no part: the item is dropped
+        out.end()?; // no part: the item is dropped
     }
     Ok(())
 }
@@ -234,7 +234,7 @@ pub fn decode<S: Source, K: Sink<S::T>>(src: &mut S, out: &mut K, request: &S::V
             // A string input is one user message.
             let block = text_block(src, &v);
             match out.message(Role::User, block) {
-                Ok(()) | Err(Failure::Cap { .. }) => COMPLETE,
+                Ok(()) | Err(Failure::Cap) => COMPLETE,
                 Err(e) => return Err(e),
             }
         }

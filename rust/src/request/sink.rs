@@ -12,8 +12,8 @@ pub trait Sink<T> {
     /// A top-level block of the open message; `Failure::Cap` when it reaches
     /// the block cap (the open message is then the last one decoded).
     fn add(&mut self, block: Block<T>) -> Read<()>;
-    /// Close the open message; `last` when nothing of the item remains unread.
-    fn end(&mut self, last: bool) -> Read<()>;
+    /// Close the open message; `Failure::Cap` when it reaches the message cap.
+    fn end(&mut self) -> Read<()>;
     /// A whole one-block message, the last thing its item holds.
     fn message(&mut self, role: Role, block: Block<T>) -> Read<()>;
     /// Keep the open message (if any) as it is.
@@ -80,15 +80,15 @@ impl<T> Sink<T> for Collector<T> {
     fn add(&mut self, block: Block<T>) -> Read<()> {
         self.blocks.push(block);
         if self.blocks.len() == self.max_blocks {
-            return Err(Failure::Cap { whole: false });
+            return Err(Failure::Cap);
         }
         Ok(())
     }
 
-    fn end(&mut self, last: bool) -> Read<()> {
+    fn end(&mut self) -> Read<()> {
         self.close();
         if self.messages.len() == self.max_messages {
-            return Err(Failure::Cap { whole: last });
+            return Err(Failure::Cap);
         }
         Ok(())
     }
@@ -102,7 +102,7 @@ impl<T> Sink<T> for Collector<T> {
             end: start + 1,
         });
         if self.blocks.len() == self.max_blocks || self.messages.len() == self.max_messages {
-            return Err(Failure::Cap { whole: true });
+            return Err(Failure::Cap);
         }
         Ok(())
     }
@@ -217,7 +217,7 @@ impl<T> Sink<T> for Counter {
         Ok(())
     }
 
-    fn end(&mut self, _last: bool) -> Read<()> {
+    fn end(&mut self) -> Read<()> {
         <Self as Sink<T>>::close(self);
         Ok(())
     }
@@ -267,7 +267,7 @@ mod tests {
         let mut c = Collector::new(None, Some(2));
         c.begin(Role::User, false);
         assert!(c.add(text()).is_ok());
-        assert_eq!(c.add(text()), Err(Failure::Cap { whole: false }));
+        assert_eq!(c.add(text()), Err(Failure::Cap));
         c.finish();
         assert_eq!(c.messages.len(), 1);
         assert_eq!(c.blocks.len(), 2);
@@ -281,7 +281,7 @@ mod tests {
             .unwrap();
         c.add(Block::text(BlockKind::Text, Some("a".into())))
             .unwrap();
-        assert_eq!(c.end(false), Err(Failure::Cap { whole: false }));
+        assert_eq!(c.end(), Err(Failure::Cap));
         c.finish();
         let texts: Vec<_> = c.blocks.iter().map(|b| b.text.clone().unwrap()).collect();
         assert_eq!(texts, ["a", "b"]);
@@ -293,11 +293,11 @@ mod tests {
         // Newest first: a user message, then the tool result before it.
         Sink::<String>::begin(&mut n, Role::User, false);
         Sink::<String>::add(&mut n, Block::of(BlockKind::Image)).unwrap();
-        Sink::<String>::end(&mut n, true).unwrap();
+        Sink::<String>::end(&mut n).unwrap();
         Sink::<String>::message(&mut n, Role::Tool, Block::of(BlockKind::ToolResult)).unwrap();
         Sink::<String>::begin(&mut n, Role::Assistant, false);
         Sink::<String>::add(&mut n, Block::of(BlockKind::ToolCall)).unwrap();
-        Sink::<String>::end(&mut n, true).unwrap();
+        Sink::<String>::end(&mut n).unwrap();
         Sink::<String>::instruction(&mut n, Role::System, vec![]);
         assert_eq!(
             (

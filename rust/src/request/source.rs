@@ -126,8 +126,8 @@ impl WireError {
 pub enum Failure {
     /// A bad request.
     Wire(WireError),
-    /// A tail cap was reached (`whole`: the item being read was read to its end).
-    Cap { whole: bool },
+    /// A tail cap was reached.
+    Cap,
     /// The source's budget of values is spent.
     Budget,
     /// The deadline passed or the cancellation token was set.
