@@ -61,6 +61,52 @@ struct Check<'py> {
     cancel: Option<Bound<'py, PyAny>>,
 }
 
+/// Dicts with more keys than this are read by lookup, never scanned (a
+/// scan must cost a constant, whatever the caller's dict holds).
+const SCANNED_KEYS: isize = 16;
+
+/// The values of the last exact `dict` read, by key, from one scan of its
+/// entries: the decoders look up several keys of each mapping, and one pass
+/// over a small dict costs less than several lookups. Valid only while no
+/// Python code runs (nothing can change the dict then): every path that
+/// calls into Python forgets it.
+struct LastDict<'py> {
+    /// The dict scanned, held alive (its address cannot be reused).
+    dict: Option<Bound<'py, PyAny>>,
+    /// Borrowed from `dict`, by `Key` (null: absent).
+    values: [*mut ffi::PyObject; Key::ALL.len()],
+    /// The keys set in `values` (cleared before the next scan).
+    set: [u8; SCANNED_KEYS as usize],
+    set_len: usize,
+}
+
+/// Key strings already identified, by address: the dicts of one request
+/// mostly share their key objects (literals are interned, `json.loads`
+/// reuses one object per key), so most keys are recognised by address. Each
+/// entry holds its string alive, so an address cannot be reused meanwhile.
+struct KnownKeys<'py> {
+    slots: [Option<(Bound<'py, PyAny>, Option<Key>)>; 32],
+}
+
+impl<'py> KnownKeys<'py> {
+    fn slot(ptr: *mut ffi::PyObject) -> usize {
+        ((ptr as usize) >> 4) % 32
+    }
+
+    /// The key `key` (an exact str) names, if the decoders look it up.
+    fn identify(&mut self, key: &Bound<'py, PyAny>) -> Option<Key> {
+        let slot = &mut self.slots[Self::slot(key.as_ptr())];
+        if let Some((known, id)) = slot {
+            if known.as_ptr() == key.as_ptr() {
+                return *id;
+            }
+        }
+        let id = utf8(key).and_then(|name| Key::from_name(name.as_bytes()));
+        *slot = Some((key.clone(), id));
+        id
+    }
+}
+
 pub struct PySource<'py> {
     py: Python<'py>,
     mode: Mode,
@@ -70,6 +116,8 @@ pub struct PySource<'py> {
     keys: &'py [Py<PyString>],
     mapping: Bound<'py, PyType>,
     sequence: Bound<'py, PyType>,
+    last: LastDict<'py>,
+    known: KnownKeys<'py>,
     /// Why checking the cancellation token failed (re-raised by the caller).
     pub failed: Option<PyErr>,
 }
@@ -118,10 +166,60 @@ impl<'py> PySource<'py> {
             keys: keys(py),
             mapping: mapping.bind(py).clone(),
             sequence: sequence.bind(py).clone(),
+            last: LastDict {
+                dict: None,
+                values: [std::ptr::null_mut(); Key::ALL.len()],
+                set: [0; SCANNED_KEYS as usize],
+                set_len: 0,
+            },
+            known: KnownKeys {
+                slots: Default::default(),
+            },
             failed: None,
         })
     }
 
+    /// Python code is about to run (a caller's method, the cancellation
+    /// token, an `isinstance` hook): what was read of the last dict may change.
+    #[inline]
+    fn python_runs(&mut self) {
+        self.last.dict = None;
+    }
+
+    /// Scan `dict` (an exact dict) into `self.last`; false when it cannot be
+    /// (too many keys, or a key that is no exact `str`): then look up.
+    fn scan(&mut self, dict: &Bound<'py, PyAny>) -> bool {
+        self.last.dict = None;
+        // SAFETY: `dict` is an exact dict; PyDict_Next hands out borrowed
+        // references owned by it, and no Python code runs during the scan.
+        unsafe {
+            if ffi::PyDict_Size(dict.as_ptr()) > SCANNED_KEYS {
+                return false;
+            }
+            for &k in &self.last.set[..self.last.set_len] {
+                self.last.values[k as usize] = std::ptr::null_mut();
+            }
+            self.last.set_len = 0;
+            let mut pos: ffi::Py_ssize_t = 0;
+            let mut key: *mut ffi::PyObject = std::ptr::null_mut();
+            let mut value: *mut ffi::PyObject = std::ptr::null_mut();
+            while ffi::PyDict_Next(dict.as_ptr(), &mut pos, &mut key, &mut value) != 0 {
+                if ffi::Py_TYPE(key) != std::ptr::addr_of_mut!(ffi::PyUnicode_Type) {
+                    return false; // equal to a name only by its own rules: look up
+                }
+                let key = Bound::from_borrowed_ptr(self.py, key);
+                if let Some(k) = self.known.identify(&key) {
+                    self.last.values[k as usize] = value;
+                    self.last.set[self.last.set_len] = k as u8;
+                    self.last.set_len += 1;
+                }
+            }
+        }
+        self.last.dict = Some(dict.clone());
+        true
+    }
+
+    #[inline]
     fn count(&mut self) -> Read<()> {
         self.used += 1;
         if self.used > self.limit {
@@ -133,7 +231,12 @@ impl<'py> PySource<'py> {
         Ok(())
     }
 
+    #[cold]
     fn checkpoint(&mut self) -> Read<()> {
+        if self.check.is_none() {
+            return Ok(());
+        }
+        self.python_runs();
         let Some(check) = &self.check else {
             return Ok(());
         };
@@ -203,6 +306,7 @@ impl<'py> Source for PySource<'py> {
         if v.is_instance_of::<PyBytes>() || v.is_instance_of::<PyByteArray>() {
             return Shape::Other;
         }
+        self.python_runs(); // an ABC's `__instancecheck__`
         if self.is_instance(v, &self.mapping) {
             return Shape::Map;
         }
@@ -236,6 +340,7 @@ impl<'py> Source for PySource<'py> {
         } else if v.is_exact_instance_of::<PyDict>() || self.shape(v) == Shape::Map {
             "mapping"
         } else {
+            self.python_runs(); // a metaclass may answer `__name__`
             return v
                 .get_type()
                 .name()
@@ -247,16 +352,28 @@ impl<'py> Source for PySource<'py> {
 
     fn get(&mut self, map: &Self::V, key: Key) -> Read<Option<Self::V>> {
         self.count()?;
-        let key = self.key(key);
         if map.is_exact_instance_of::<PyDict>() {
-            // SAFETY: checked to be exactly a dict just above.
+            let scanned = match &self.last.dict {
+                Some(d) if d.as_ptr() == map.as_ptr() => true,
+                _ => self.scan(map),
+            };
+            if scanned {
+                let value = self.last.values[key as usize];
+                // SAFETY: a borrowed reference held by the scanned dict, which
+                // is alive and unchanged (no Python code ran since the scan).
+                return Ok(unsafe { Bound::from_borrowed_ptr_or_opt(self.py, value) });
+            }
+            self.python_runs(); // a key's own `__eq__` may run
+                                // SAFETY: checked to be exactly a dict just above.
             let dict = unsafe { map.cast_unchecked::<PyDict>() };
-            return match dict.get_item(key) {
+            return match dict.get_item(self.key(key)) {
                 Ok(v) => Ok(v),
                 Err(e) if e.is_instance_of::<PyKeyError>(self.py) => Ok(None),
                 Err(e) => Err(unreadable(self.py, e)),
             };
         }
+        self.python_runs();
+        let key = self.key(key);
         match map.get_item(key) {
             Ok(v) => Ok(Some(v)),
             Err(e) if e.is_instance_of::<PyKeyError>(self.py) => Ok(None),
@@ -266,6 +383,12 @@ impl<'py> Source for PySource<'py> {
 
     fn len(&mut self, list: &Self::V) -> Read<usize> {
         self.count()?;
+        if !(list.is_exact_instance_of::<PyList>()
+            || list.is_exact_instance_of::<PyTuple>()
+            || list.is_exact_instance_of::<PyDict>())
+        {
+            self.python_runs();
+        }
         list.len().map_err(|e| unreadable(self.py, e))
     }
 
@@ -281,20 +404,26 @@ impl<'py> Source for PySource<'py> {
             let t = unsafe { list.cast_unchecked::<PyTuple>() };
             return t.get_item(index).map_err(|e| unreadable(self.py, e));
         }
+        self.python_runs();
         list.get_item(index).map_err(|e| unreadable(self.py, e))
     }
 
     fn which(&mut self, v: &Self::V, literals: &[&str]) -> Option<usize> {
-        let s = utf8(v)?;
-        literals.iter().position(|l| s == *l)
+        let s = utf8(v)?.as_bytes();
+        literals.iter().position(|l| same(s, l.as_bytes()))
     }
 
     fn which_folded(&mut self, v: &Self::V, literals: &[&str]) -> Option<usize> {
         // Lone surrogates are no white space and lowercase to themselves: no
         // ASCII name can match a string that holds one (`utf8` is None).
+        let s = utf8(v)?.as_bytes();
+        // The common case first: already trimmed and lowercase.
+        if let Some(i) = literals.iter().position(|l| same(s, l.as_bytes())) {
+            return Some(i);
+        }
         let mut buf = [0u8; 32];
         let folded = fold(utf8(v)?, &mut buf)?;
-        literals.iter().position(|l| folded == l.as_bytes())
+        literals.iter().position(|l| same(folded, l.as_bytes()))
     }
 
     fn str_is_empty(&mut self, v: &Self::V) -> bool {
@@ -311,6 +440,7 @@ impl<'py> Source for PySource<'py> {
     }
 
     fn tool_input_json(&mut self, v: &Self::V) -> Read<Self::T> {
+        self.python_runs();
         let py = self.py;
         let function = TOOL_INPUT_JSON
             .get_or_try_init(py, || -> PyResult<Py<PyAny>> {
@@ -365,6 +495,12 @@ fn python_failure(py: Python<'_>, error: PyErr) -> Failure {
         }
     }
     unreadable(py, error)
+}
+
+/// Byte equality without a `memcmp` call (the names compared are short).
+#[inline]
+fn same(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
 }
 
 /// Python's `s.strip().lower()` into `buf` when the result is ASCII and fits

@@ -36,6 +36,11 @@ macro_rules! keys {
             pub fn name(self) -> &'static str {
                 match self { $(Key::$variant => $name,)* }
             }
+
+            /// The key named `name`, if the decoders look it up.
+            pub fn from_name(name: &[u8]) -> Option<Key> {
+                match name { $(n if n == $name.as_bytes() => Some(Key::$variant),)* _ => None }
+            }
         }
     };
 }
@@ -238,6 +243,14 @@ mod tests {
             _ => unreachable!(),
         }
         assert_eq!(Failure::Budget.under(Seg::Index(1)), Failure::Budget);
+    }
+
+    #[test]
+    fn keys_by_name() {
+        for key in Key::ALL {
+            assert_eq!(Key::from_name(key.name().as_bytes()), Some(*key));
+        }
+        assert_eq!(Key::from_name(b"nope"), None);
     }
 
     #[test]
