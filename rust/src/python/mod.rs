@@ -2,7 +2,8 @@
 //! `python`. All the code that touches Python objects is here, over the
 //! pure-Rust core (`crate::request`, `crate::evidence`, the text modules):
 //!
-//! * `source` — the decoders' `Source` over the caller's objects;
+//! * `source` — the decoders' `Source` over the caller's objects (`dicts`:
+//!   one scan per small exact dict);
 //! * `decode` — the decoding entry points (the evaluator's `Doc`, the
 //!   conversation facts, the full conversation of `turnsignal.decode()`);
 //! * `doc` — the `Doc` and the per-turn calls of the topic-continuity walk;
@@ -21,6 +22,7 @@ use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 
 mod decode;
+mod dicts;
 mod doc;
 mod messages;
 mod primitives;

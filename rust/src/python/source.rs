@@ -18,6 +18,7 @@ use pyo3::{ffi, intern};
 
 use crate::request::source::{Failure, Key, Mode, Read, Shape, Source};
 
+use super::dicts::{DictScans, Found};
 use super::text::utf8;
 
 /// How often (in reads) the deadline and the cancellation token are checked.
@@ -61,52 +62,6 @@ struct Check<'py> {
     cancel: Option<Bound<'py, PyAny>>,
 }
 
-/// Dicts with more keys than this are read by lookup, never scanned (a
-/// scan must cost a constant, whatever the caller's dict holds).
-const SCANNED_KEYS: isize = 16;
-
-/// The values of the last exact `dict` read, by key, from one scan of its
-/// entries: the decoders look up several keys of each mapping, and one pass
-/// over a small dict costs less than several lookups. Valid only while no
-/// Python code runs (nothing can change the dict then): every path that
-/// calls into Python forgets it.
-struct LastDict<'py> {
-    /// The dict scanned, held alive (its address cannot be reused).
-    dict: Option<Bound<'py, PyAny>>,
-    /// Borrowed from `dict`, by `Key` (null: absent).
-    values: [*mut ffi::PyObject; Key::ALL.len()],
-    /// The keys set in `values` (cleared before the next scan).
-    set: [u8; SCANNED_KEYS as usize],
-    set_len: usize,
-}
-
-/// Key strings already identified, by address: the dicts of one request
-/// mostly share their key objects (literals are interned, `json.loads`
-/// reuses one object per key), so most keys are recognised by address. Each
-/// entry holds its string alive, so an address cannot be reused meanwhile.
-struct KnownKeys<'py> {
-    slots: [Option<(Bound<'py, PyAny>, Option<Key>)>; 32],
-}
-
-impl<'py> KnownKeys<'py> {
-    fn slot(ptr: *mut ffi::PyObject) -> usize {
-        ((ptr as usize) >> 4) % 32
-    }
-
-    /// The key `key` (an exact str) names, if the decoders look it up.
-    fn identify(&mut self, key: &Bound<'py, PyAny>) -> Option<Key> {
-        let slot = &mut self.slots[Self::slot(key.as_ptr())];
-        if let Some((known, id)) = slot {
-            if known.as_ptr() == key.as_ptr() {
-                return *id;
-            }
-        }
-        let id = utf8(key).and_then(|name| Key::from_name(name.as_bytes()));
-        *slot = Some((key.clone(), id));
-        id
-    }
-}
-
 pub struct PySource<'py> {
     py: Python<'py>,
     mode: Mode,
@@ -116,8 +71,7 @@ pub struct PySource<'py> {
     keys: &'py [Py<PyString>],
     mapping: Bound<'py, PyType>,
     sequence: Bound<'py, PyType>,
-    last: LastDict<'py>,
-    known: KnownKeys<'py>,
+    dicts: DictScans<'py>,
     /// Why checking the cancellation token failed (re-raised by the caller).
     pub failed: Option<PyErr>,
 }
@@ -166,57 +120,16 @@ impl<'py> PySource<'py> {
             keys: keys(py),
             mapping: mapping.bind(py).clone(),
             sequence: sequence.bind(py).clone(),
-            last: LastDict {
-                dict: None,
-                values: [std::ptr::null_mut(); Key::ALL.len()],
-                set: [0; SCANNED_KEYS as usize],
-                set_len: 0,
-            },
-            known: KnownKeys {
-                slots: Default::default(),
-            },
+            dicts: DictScans::new(),
             failed: None,
         })
     }
 
     /// Python code is about to run (a caller's method, the cancellation
-    /// token, an `isinstance` hook): what was read of the last dict may change.
+    /// token, an `isinstance` hook): what was read of any dict may change.
     #[inline]
     fn python_runs(&mut self) {
-        self.last.dict = None;
-    }
-
-    /// Scan `dict` (an exact dict) into `self.last`; false when it cannot be
-    /// (too many keys, or a key that is no exact `str`): then look up.
-    fn scan(&mut self, dict: &Bound<'py, PyAny>) -> bool {
-        self.last.dict = None;
-        // SAFETY: `dict` is an exact dict; PyDict_Next hands out borrowed
-        // references owned by it, and no Python code runs during the scan.
-        unsafe {
-            if ffi::PyDict_Size(dict.as_ptr()) > SCANNED_KEYS {
-                return false;
-            }
-            for &k in &self.last.set[..self.last.set_len] {
-                self.last.values[k as usize] = std::ptr::null_mut();
-            }
-            self.last.set_len = 0;
-            let mut pos: ffi::Py_ssize_t = 0;
-            let mut key: *mut ffi::PyObject = std::ptr::null_mut();
-            let mut value: *mut ffi::PyObject = std::ptr::null_mut();
-            while ffi::PyDict_Next(dict.as_ptr(), &mut pos, &mut key, &mut value) != 0 {
-                if ffi::Py_TYPE(key) != std::ptr::addr_of_mut!(ffi::PyUnicode_Type) {
-                    return false; // equal to a name only by its own rules: look up
-                }
-                let key = Bound::from_borrowed_ptr(self.py, key);
-                if let Some(k) = self.known.identify(&key) {
-                    self.last.values[k as usize] = value;
-                    self.last.set[self.last.set_len] = k as u8;
-                    self.last.set_len += 1;
-                }
-            }
-        }
-        self.last.dict = Some(dict.clone());
-        true
+        self.dicts.forget();
     }
 
     #[inline]
@@ -353,15 +266,8 @@ impl<'py> Source for PySource<'py> {
     fn get(&mut self, map: &Self::V, key: Key) -> Read<Option<Self::V>> {
         self.count()?;
         if map.is_exact_instance_of::<PyDict>() {
-            let scanned = match &self.last.dict {
-                Some(d) if d.as_ptr() == map.as_ptr() => true,
-                _ => self.scan(map),
-            };
-            if scanned {
-                let value = self.last.values[key as usize];
-                // SAFETY: a borrowed reference held by the scanned dict, which
-                // is alive and unchanged (no Python code ran since the scan).
-                return Ok(unsafe { Bound::from_borrowed_ptr_or_opt(self.py, value) });
+            if let Found::Value(value) = self.dicts.get(map, key) {
+                return Ok(value);
             }
             self.python_runs(); // a key's own `__eq__` may run
                                 // SAFETY: checked to be exactly a dict just above.

@@ -1,0 +1,156 @@
+//! The values of the exact `dict`s a decoder is reading, by key, from one
+//! scan of each: the decoders look up several keys of each mapping, going
+//! back and forth between a message and its parts, and one pass over a small
+//! dict costs less than several lookups.
+//!
+//! What is remembered stays valid only while no Python code runs (nothing
+//! can change a dict then): the source forgets everything before any call
+//! into Python (`DictScans::forget`).
+
+use pyo3::ffi;
+use pyo3::prelude::*;
+use pyo3::Borrowed;
+
+use crate::request::Key;
+
+use super::text::utf8;
+
+/// Dicts with more keys than this are read by lookup, never scanned (a scan
+/// must cost a constant, whatever the caller's dict holds).
+const SCANNED_KEYS: usize = 16;
+/// Dicts remembered at once: the request, a message, a part, a tool call's body.
+const REMEMBERED: usize = 4;
+const KEYS: usize = Key::ALL.len();
+
+struct Scan<'py> {
+    /// The dict scanned, held alive (its address cannot be reused).
+    dict: Option<Bound<'py, PyAny>>,
+    /// Borrowed from `dict`, by `Key` (null: absent).
+    values: [*mut ffi::PyObject; KEYS],
+    /// The keys set in `values` (cleared before the next scan).
+    set: [u8; SCANNED_KEYS],
+    set_len: usize,
+}
+
+impl Scan<'_> {
+    fn clear(&mut self) {
+        for &k in &self.set[..self.set_len] {
+            self.values[k as usize] = std::ptr::null_mut();
+        }
+        self.set_len = 0;
+        self.dict = None;
+    }
+}
+
+/// Key strings already identified, by address: the dicts of one request
+/// mostly share their key objects (literals are interned, `json.loads` reuses
+/// one object per key), so most keys are recognised by address. Each entry
+/// holds its string alive, so an address cannot be reused meanwhile.
+struct KnownKeys<'py> {
+    slots: [Option<(Bound<'py, PyAny>, Option<Key>)>; 32],
+}
+
+impl<'py> KnownKeys<'py> {
+    /// The key `key` (an exact str) names, if the decoders look it up.
+    fn identify(&mut self, key: Borrowed<'_, 'py, PyAny>) -> Option<Key> {
+        let slot = &mut self.slots[((key.as_ptr() as usize) >> 4) % 32];
+        if let Some((known, id)) = slot {
+            if known.as_ptr() == key.as_ptr() {
+                return *id;
+            }
+        }
+        let key = key.to_owned();
+        let id = utf8(&key).and_then(|name| Key::from_name(name.as_bytes()));
+        *slot = Some((key, id));
+        id
+    }
+}
+
+pub struct DictScans<'py> {
+    scans: [Scan<'py>; REMEMBERED],
+    next: usize,
+    known: KnownKeys<'py>,
+}
+
+/// What a dict holds at a key, when it could be scanned.
+pub enum Found<'py> {
+    Value(Option<Bound<'py, PyAny>>),
+    /// Too many keys, or a key that is no exact `str`: look it up.
+    Unscanned,
+}
+
+impl<'py> DictScans<'py> {
+    pub fn new() -> Self {
+        DictScans {
+            scans: std::array::from_fn(|_| Scan {
+                dict: None,
+                values: [std::ptr::null_mut(); KEYS],
+                set: [0; SCANNED_KEYS],
+                set_len: 0,
+            }),
+            next: 0,
+            known: KnownKeys {
+                slots: Default::default(),
+            },
+        }
+    }
+
+    /// Python code is about to run: what was read of any dict may change.
+    #[inline]
+    pub fn forget(&mut self) {
+        for scan in &mut self.scans {
+            scan.dict = None;
+        }
+    }
+
+    /// `dict[key]` for an exact `dict`.
+    pub fn get(&mut self, dict: &Bound<'py, PyAny>, key: Key) -> Found<'py> {
+        let index = match self
+            .scans
+            .iter()
+            .position(|s| s.dict.as_ref().is_some_and(|d| d.as_ptr() == dict.as_ptr()))
+        {
+            Some(i) => i,
+            None => match self.scan(dict) {
+                Some(i) => i,
+                None => return Found::Unscanned,
+            },
+        };
+        let value = self.scans[index].values[key as usize];
+        // SAFETY: a borrowed reference held by the scanned dict, which is
+        // alive (held) and unchanged (no Python code ran since the scan).
+        Found::Value(unsafe { Bound::from_borrowed_ptr_or_opt(dict.py(), value) })
+    }
+
+    /// Scan `dict` into the next slot; `None` when it cannot be scanned.
+    fn scan(&mut self, dict: &Bound<'py, PyAny>) -> Option<usize> {
+        let index = self.next;
+        self.next = (self.next + 1) % REMEMBERED;
+        let py = dict.py();
+        let scan = &mut self.scans[index];
+        scan.clear();
+        // SAFETY: `dict` is an exact dict; PyDict_Next hands out borrowed
+        // references it owns, and no Python code runs during the scan.
+        unsafe {
+            if ffi::PyDict_Size(dict.as_ptr()) > SCANNED_KEYS as ffi::Py_ssize_t {
+                return None;
+            }
+            let mut pos: ffi::Py_ssize_t = 0;
+            let mut key: *mut ffi::PyObject = std::ptr::null_mut();
+            let mut value: *mut ffi::PyObject = std::ptr::null_mut();
+            while ffi::PyDict_Next(dict.as_ptr(), &mut pos, &mut key, &mut value) != 0 {
+                if ffi::Py_TYPE(key) != std::ptr::addr_of_mut!(ffi::PyUnicode_Type) {
+                    scan.clear();
+                    return None; // equal to a name only by its own rules: look up
+                }
+                if let Some(k) = self.known.identify(Borrowed::from_ptr(py, key)) {
+                    scan.values[k as usize] = value;
+                    scan.set[scan.set_len] = k as u8;
+                    scan.set_len += 1;
+                }
+            }
+        }
+        scan.dict = Some(dict.clone());
+        Some(index)
+    }
+}
