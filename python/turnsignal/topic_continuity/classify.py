@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Tuple
+from typing import Optional, Tuple
 
 from turnsignal.topic_continuity.constants import (
     DISJOINT_CONFIDENCE_MAX,
@@ -11,6 +11,7 @@ from turnsignal.topic_continuity.constants import (
     MIN_SELF_CONTAINED_PROSE_TERMS,
 )
 from turnsignal.topic_continuity.result import (
+    ZERO_FEATURES,
     Class,
     Coverage,
     Reason,
@@ -19,7 +20,7 @@ from turnsignal.topic_continuity.result import (
 )
 from turnsignal.topic_continuity.walk import LIVE_TOOL, Evidence
 
-__all__ = ["classify"]
+__all__ = ["Classifier", "Decision", "classify", "decide_fixed"]
 
 
 # Enum members read through their class cost a metaclass lookup each
@@ -41,19 +42,24 @@ def _not_full(coverage: Coverage) -> Reason:
     return _BEYOND_WINDOW if coverage is _WINDOW else _INCOMPLETE
 
 
-def _decide(continuation: float, change: float, x: Evidence) -> Tuple[Class, Reason, float]:
-    """The first matching row of the precedence table wins. Every change row
-    needs full coverage and positive evidence; doubt resolves to unknown."""
+Decision = Tuple[Class, Reason, float]
+
+
+def decide_fixed(x: Evidence) -> Optional[Decision]:
+    """The rows of the precedence table that no threshold changes (terminal
+    outcomes, tool exchange, opaque live turn, markers, references,
+    acknowledgements, too little text): decided once for a policy group."""
+    if x.status is not None:
+        return _UNKNOWN, x.status, 0.0
     f = x.features
     if x.live_kind == LIVE_TOOL:
         return _CONTINUATION, _TOOL_EXCHANGE, 1.0
     if x.opaque_only:
         return _UNKNOWN, _OPAQUE_ONLY, 0.0
-    full = x.coverage is _FULL
     if f.change_marker:
         if f.strong_reference or f.max_entity_score >= 0.5:
             return _UNKNOWN, _CONFLICTING, 0.0
-        if not full:
+        if x.coverage is not _FULL:
             return _UNKNOWN, _not_full(x.coverage), 0.0
         return _CHANGE, _EXPLICIT_MARKER, EXPLICIT_CHANGE_CONFIDENCE
     if f.strong_reference:
@@ -62,28 +68,59 @@ def _decide(continuation: float, change: float, x: Evidence) -> Tuple[Class, Rea
         return _CONTINUATION, _ACKNOWLEDGEMENT, 0.5
     if f.live_terms < 3:
         return _UNKNOWN, _INSUFFICIENT_TEXT, 0.0
-    s, c = f.combined_score, continuation
-    if s >= c:
-        reason = _ENTITY_OVERLAP if f.entity_score >= f.lexical_score else _LEXICAL
-        return _CONTINUATION, reason, 0.5 + 0.5 * min(1.0, (s - c) / (1 - c))
-    if f.marker_ambiguous:
-        return _UNKNOWN, _AMBIGUOUS_MARKER, 0.0
-    r, ch = f.max_raw_score, change
-    self_contained = (not f.strong_reference and not f.weak_reference
-                      and f.live_prose_terms >= MIN_SELF_CONTAINED_PROSE_TERMS)
-    if r <= ch and self_contained:
-        if not full:
-            return _UNKNOWN, _not_full(x.coverage), 0.0
-        if ch == 0:  # also -0.0
-            return _CHANGE, _DISJOINT, DISJOINT_CONFIDENCE_MAX
-        # Written order matters for the last bit: (0.3*(ch-r))/ch, not 0.3*((ch-r)/ch).
-        return _CHANGE, _DISJOINT, DISJOINT_CONFIDENCE_MIN + 0.3 * (ch - r) / ch
-    return _UNKNOWN, _INCONCLUSIVE, 0.0
+    return None
+
+
+class Classifier:
+    """One policy group's evidence, ready for every rule of the group: the
+    rows no threshold changes are decided once (``decide_fixed``), the
+    scores the thresholds compare are read once."""
+
+    __slots__ = ("combined", "coverage", "entity_wins", "features", "fixed", "full",
+                 "marker_ambiguous", "max_raw", "scope", "self_contained")
+
+    def __init__(self, x: Evidence) -> None:
+        self.fixed = decide_fixed(x)
+        self.coverage, self.scope = x.coverage, x.scope
+        self.features = f = x.features if x.status is None else ZERO_FEATURES
+        self.full = x.coverage is _FULL
+        self.combined, self.max_raw = f.combined_score, f.max_raw_score
+        self.entity_wins = f.entity_score >= f.lexical_score
+        self.marker_ambiguous = f.marker_ambiguous
+        self.self_contained = (not f.strong_reference and not f.weak_reference
+                               and f.live_prose_terms >= MIN_SELF_CONTAINED_PROSE_TERMS)
+
+    def decide(self, continuation: float, change: float) -> Decision:
+        if self.fixed is not None:
+            return self.fixed
+        s, c = self.combined, continuation
+        if s >= c:
+            reason = _ENTITY_OVERLAP if self.entity_wins else _LEXICAL
+            return _CONTINUATION, reason, 0.5 + 0.5 * min(1.0, (s - c) / (1 - c))
+        if self.marker_ambiguous:
+            return _UNKNOWN, _AMBIGUOUS_MARKER, 0.0
+        r, ch = self.max_raw, change
+        if r <= ch and self.self_contained:
+            if not self.full:
+                return _UNKNOWN, _not_full(self.coverage), 0.0
+            if ch == 0:  # also -0.0
+                return _CHANGE, _DISJOINT, DISJOINT_CONFIDENCE_MAX
+            # Written order matters for the last bit: (0.3*(ch-r))/ch, not 0.3*((ch-r)/ch).
+            return _CHANGE, _DISJOINT, DISJOINT_CONFIDENCE_MIN + 0.3 * (ch - r) / ch
+        return _UNKNOWN, _INCONCLUSIVE, 0.0
+
+    def result(self, name: str, continuation: float, change: float) -> TopicContinuityResult:
+        """One rule's result: the first matching row of the precedence table
+        wins. Every change row needs full coverage and positive evidence;
+        doubt resolves to unknown."""
+        fixed = self.fixed
+        class_, reason, confidence = (fixed if fixed is not None
+                                      else self.decide(continuation, change))
+        return new_result(name, class_, reason, confidence, self.coverage, self.scope,
+                          self.features)
 
 
 def classify(name: str, continuation: float, change: float,
              x: Evidence) -> TopicContinuityResult:
-    if x.status is not None:
-        return new_result(name, _UNKNOWN, x.status, 0.0, x.coverage, x.scope)
-    class_, reason, confidence = _decide(continuation, change, x)
-    return new_result(name, class_, reason, confidence, x.coverage, x.scope, x.features)
+    """One rule's result over its group's evidence (see ``Classifier``)."""
+    return Classifier(x).result(name, continuation, change)

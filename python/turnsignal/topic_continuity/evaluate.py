@@ -9,7 +9,7 @@ from types import ModuleType
 from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from turnsignal.topic_continuity.checkpoint import CancelToken, Checkpoint
-from turnsignal.topic_continuity.classify import classify
+from turnsignal.topic_continuity.classify import Classifier
 from turnsignal.topic_continuity.policy import HistoryPolicy
 from turnsignal.topic_continuity.result import (
     ZERO_FEATURES,
@@ -134,17 +134,19 @@ def evaluate_rules(doc: Any, plan: Plan, hotpath: ModuleType, *,
                    history_available: bool = True, deadline: Optional[float] = None,
                    cancel: Optional[CancelToken] = None) -> Run:
     """Every rule of ``plan`` over ``doc`` (a hot-path ``Doc``), in
-    declaration order; each policy group is walked once, on first use."""
-    groups: List[Optional[Tuple[Optional[Evidence], int]]] = [None] * len(plan.policies)
+    declaration order; each policy group is walked once, on first use.
+    A rule's ``classify_us`` is the time since the previous rule's result
+    (its group's walk excluded)."""
+    groups: List[Optional[Tuple[Optional[Classifier], int, int]]] = [None] * len(plan.policies)
     results: List[TopicContinuityResult] = []
     classify_us: List[int] = []
     group_us: List[int] = []
-    input_bytes = [0] * len(plan.policies)
     # Groups share text work only when there are several.
     cache: Optional[TurnCache] = {} if len(plan.policies) > 1 else None
     checkpoint = (_NO_CHECKPOINT if deadline is None and cancel is None
                   else Checkpoint(deadline, cancel))
     live: Optional[LiveTurn] = None
+    last = perf_counter_ns()
     for name, include_assistant, continuation, change, index in plan.rules:
         if index < 0:
             results.append(internal_error_result(name, include_assistant))
@@ -153,7 +155,6 @@ def evaluate_rules(doc: Any, plan: Plan, hotpath: ModuleType, *,
             continue
         group = groups[index]
         if group is None:
-            started = perf_counter_ns()
             policy = plan.policies[index]
             if not history_available:
                 found: Optional[Evidence] = _unavailable(policy)
@@ -161,19 +162,22 @@ def evaluate_rules(doc: Any, plan: Plan, hotpath: ModuleType, *,
                 if live is None:
                     live = locate_live(doc, hotpath)
                 found = _group(doc, live, policy, hotpath, checkpoint, cache)
-            group = groups[index] = (found, (perf_counter_ns() - started) // 1000)
-            if found is not None:
-                input_bytes[index] = found.input_bytes
-        found, micros = group
-        started = perf_counter_ns()
-        if found is None:
-            result = internal_error_result(name, include_assistant)
+            walked = perf_counter_ns()
+            group = groups[index] = (Classifier(found) if found is not None else None,
+                                     (walked - last) // 1000,
+                                     found.input_bytes if found is not None else 0)
+            last = walked
+        classifier, micros, _ = group
+        if classifier is None:
+            results.append(internal_error_result(name, include_assistant))
         else:
-            result = classify(name, continuation, change, found)
-        results.append(result)
-        classify_us.append((perf_counter_ns() - started) // 1000)
+            results.append(classifier.result(name, continuation, change))
+        now = perf_counter_ns()
+        classify_us.append((now - last) // 1000)
+        last = now
         group_us.append(micros)
-    return _new(Run, (tuple(results), tuple(classify_us), tuple(group_us), tuple(input_bytes)))
+    input_bytes = tuple([group[2] if group is not None else 0 for group in groups])
+    return _new(Run, (tuple(results), tuple(classify_us), tuple(group_us), input_bytes))
 
 
 def fallback_run(plan: Plan, reason: Reason) -> Run:

@@ -27,11 +27,12 @@ from turnsignal.topic_continuity.evaluate import (
 )
 from turnsignal.topic_continuity.evaluation import TopicContinuityEvaluation
 from turnsignal.topic_continuity.result import Reason
-from turnsignal.wire import check_format
+from turnsignal.wire import FORMATS, check_format
 
 __all__ = ["TopicContinuity"]
 
 _log = logging.getLogger("turnsignal")
+_CONCRETE = frozenset(FORMATS)
 
 RuleSpec = Union[Mapping[str, Any], TopicContinuityRule]
 _T = TypeVar("_T")
@@ -123,7 +124,8 @@ class TopicContinuity:
         check_arguments(history_available, deadline, cancel)
         if not self._configs:
             return TopicContinuityEvaluation((), (), None)  # no rules: history not read
-        check_format(format)
+        if type(format) is not str or format not in _CONCRETE:
+            check_format(format)
         started_ns = time.time_ns()
         try:
             doc = self._hotpath.evaluation_doc(request, format, wire.MAX_EVALUATION_VALUES,
