@@ -1,0 +1,117 @@
+"""Issue 9's workloads: the request path end to end, and hostile decoding.
+
+Each workload is built once (``build()``) and evaluated from the caller's
+objects, decoding included. The Go reference figures are the ones the issue
+quotes for this machine kind (Go is not installed here); the targets are the
+issue's.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any, Callable, Dict, List, NamedTuple, Optional
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from workloads import DEFAULT_LIMITS, eight_rules
+
+SIX_MESSAGES: Dict[str, Any] = {"messages": [
+    {"role": "system", "content": "You are a helpful travel assistant."},
+    {"role": "user", "content": "I'm planning a trip to Lisbon in April. What should I pack?"},
+    {"role": "assistant", "content": "Pack layers: April in Lisbon is mild, around 18 C, with "
+                                     "occasional rain."},
+    {"role": "user", "content": "Any good day trips from the city?"},
+    {"role": "assistant", "content": "Sintra and Cascais are both easy train rides from Lisbon."},
+    {"role": "user", "content": "How long is the train to Sintra and where does it leave from?"},
+]}
+#: Eight rules, one policy, different thresholds.
+EIGHT_THRESHOLDS = [{"name": f"rule_{i}", "thresholds": {"continuation": 0.2 + 0.05 * i,
+                                                         "change": 0.05 + 0.01 * i}}
+                    for i in range(8)]
+
+_LIVE = {"role": "user", "content": [
+    {"type": "tool_result", "tool_use_id": "t", "content": "edited"},
+    {"type": "text", "text": "now run the tests for the parser"}]}
+
+
+def tool_input_1mb() -> Dict[str, Any]:
+    """An Anthropic ``tool_use.input`` of 330,000 empty objects (a 1 MB body)."""
+    return {"messages": [
+        {"role": "user", "content": "fix the parser in config_loader.go"},
+        {"role": "assistant", "content": [{"type": "tool_use", "id": "t", "name": "edit",
+                                           "input": {"edits": [{} for _ in range(330_000)]}}]},
+        _LIVE]}
+
+
+def blocks_in_one_message(n: int = 1_000_000) -> Dict[str, Any]:
+    return {"messages": [{"role": "user", "content": [{"type": "text", "text": "x"}] * n}]}
+
+
+def blocks_in_system(n: int = 1_000_000) -> Dict[str, Any]:
+    """A million blocks in an Anthropic ``system`` and in a nested tool result."""
+    blocks = [{"type": "text", "text": "x"}] * n
+    return {"system": blocks, "messages": [
+        {"role": "user", "content": "fix the parser"},
+        {"role": "assistant", "content": [{"type": "tool_use", "id": "t", "name": "edit",
+                                           "input": {}}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t",
+                                      "content": blocks},
+                                     {"type": "text", "text": "and now?"}]}]}
+
+
+def messages(n: int = 1_000_000) -> Dict[str, Any]:
+    """``n`` distinct short messages, as ``json.loads`` would hand them over."""
+    return {"messages": [{"role": "user" if i % 2 == 0 else "assistant",
+                          "content": f"message {i} about the parser"} for i in range(n)]}
+
+
+def agentic(n: int = 10_000) -> Dict[str, Any]:
+    """Issue 4's agentic request: user turn, tool call, tool result, answer."""
+    from bench_conversation_facts import _agentic_request
+
+    return _agentic_request(n + 1)
+
+
+class Case(NamedTuple):
+    key: str
+    title: str
+    build: Callable[[], Any]
+    format: str
+    rules: Optional[List[Dict[str, Any]]]
+    router: bool  # evaluated by Router.evaluate (facts over the whole request)
+    go_us: Optional[float]
+    target_us: float
+
+
+CASES = [
+    Case("eight_rules_six_messages", "eight rules (thresholds), one policy, 6-message chat",
+         lambda: SIX_MESSAGES, "openai", EIGHT_THRESHOLDS, False, 25, 20),
+    Case("d_one_policy", "(d) eight rules, one policy (reference's)", lambda: DEFAULT_LIMITS,
+         "neutral", eight_rules(1), False, 377, 45),
+    Case("tool_input_1mb", "1 MB tool_use.input (330,000 objects)", tool_input_1mb,
+         "anthropic", None, False, None, 1000),
+    Case("blocks_1m", "1,000,000 blocks in the newest message", blocks_in_one_message,
+         "anthropic", None, False, None, 2000),
+    Case("blocks_1m_system", "1,000,000 blocks in system and a nested tool_result",
+         blocks_in_system, "anthropic", None, False, None, 2000),
+    Case("router_1m_messages", "Router.evaluate, 1,000,000 messages", messages, "openai",
+         [{"name": "t"}], True, None, 20_000),
+    Case("router_10k_agentic", "Router.evaluate, 10,000-message agentic request", agentic,
+         "openai", [{"name": "t"}], True, None, 1000),
+]
+
+
+def evaluator(case: Case, implementation: str) -> Callable[[Any], Any]:
+    """The call measured: ``TopicContinuity.evaluate`` or ``Router.evaluate``."""
+    from turnsignal import Router, TopicContinuity
+
+    if case.router:
+        router = Router.from_config({"signals": {
+            "topic_continuity": case.rules,
+            "conversation": [{"name": "long", "feature": {"type": "count", "source": {
+                "type": "message"}}, "predicate": {"gte": 100}}]}},
+            implementation=implementation)
+        return lambda request: router.evaluate(request, case.format)
+    tc = TopicContinuity(case.rules, implementation=implementation)
+    return lambda request: tc.evaluate(request, case.format)
