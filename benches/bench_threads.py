@@ -1,15 +1,18 @@
-"""Throughput of 1 vs 2 threads sharing one ``TopicContinuity`` on large inputs.
+"""Throughput of 1 vs 2 threads sharing one ``TopicContinuity``.
 
-    python benches/bench_threads.py                       # both implementations
-    python benches/bench_threads.py --evaluations 400 --threads 1 2 4
+    python benches/bench_threads.py                       # both workloads, both implementations
+    python benches/bench_threads.py --workload a --implementation native --threads 1 2 4
     pytest benches/bench_threads.py --benchmark-only
 
-The workload is the reference router's benchmark (a): 12 exchanges of 8 KiB
-messages (benches/workloads.py). The native core releases the GIL while it
-works on large inputs, so threads overlap there; the pure-Python reference
-holds the GIL, so threads cannot speed it up. The speed-up printed is the
-wall time of one thread doing all the work over that of N threads sharing it.
-Timings are printed, never asserted (CI machines differ).
+Workloads: (a) the reference router's benchmark, 12 exchanges of 8 KiB
+messages (benches/workloads.py), and (e) batches of real conversations
+(every 37th case of ../shared/datasets, each thread evaluating its share of
+the batch). The native core releases the GIL while it works on turn text
+(above 1 KiB), so threads overlap there; decoding the caller's objects and
+the Python walk hold it. The pure-Python reference holds the GIL throughout.
+The speed-up printed is the wall time of one thread doing all the work over
+that of N threads sharing it; every result is checked. Timings are printed,
+never asserted (CI machines differ).
 """
 
 from __future__ import annotations
@@ -25,27 +28,38 @@ from typing import Any, Dict, List, Optional
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "python"), str(ROOT / "benches")]
 
+from datasets import sampled_requests  # noqa: E402
 from workloads import DEFAULT_LIMITS  # noqa: E402
 
 from turnsignal import TopicContinuity  # noqa: E402
 
+WORKLOADS = {"a": "12 exchanges x 8 KiB (neutral)", "e": "batches of real conversations"}
 
-def wall_time(tc: TopicContinuity, request: Dict[str, Any], evaluations: int,
-              threads: int) -> float:
-    """Seconds for ``threads`` threads to do ``evaluations`` evaluations between them."""
-    share = [evaluations // threads + (1 if i < evaluations % threads else 0)
-             for i in range(threads)]
+
+def batch(workload: str, evaluations: int) -> List[Any]:
+    """``evaluations`` requests of the workload (real ones cycle through the sample)."""
+    if workload == "a":
+        return [DEFAULT_LIMITS] * evaluations
+    sample = sampled_requests()
+    if not sample:
+        raise SystemExit("../shared/datasets not found (set TURNSIGNAL_SHARED)")
+    return [sample[i % len(sample)] for i in range(evaluations)]
+
+
+def wall_time(tc: TopicContinuity, requests: List[Any], threads: int) -> float:
+    """Seconds for ``threads`` threads to evaluate ``requests`` between them."""
+    shares = [requests[i::threads] for i in range(threads)]
+    expected = {id(r): tc.evaluate(r).results for r in {id(r): r for r in requests}.values()}
     start = threading.Barrier(threads + 1)
-    expected = tc.evaluate(request, "neutral").results
     failures: List[str] = []
 
-    def work(count: int) -> None:
+    def work(share: List[Any]) -> None:
         start.wait()
-        for _ in range(count):
-            if tc.evaluate(request, "neutral").results != expected:
+        for request in share:
+            if tc.evaluate(request).results != expected[id(request)]:
                 failures.append("a thread saw a different result")
 
-    workers = [threading.Thread(target=work, args=(n,)) for n in share]
+    workers = [threading.Thread(target=work, args=(share,)) for share in shares]
     for worker in workers:
         worker.start()
     start.wait()
@@ -58,41 +72,49 @@ def wall_time(tc: TopicContinuity, request: Dict[str, Any], evaluations: int,
     return elapsed
 
 
-def measure(implementation: str, evaluations: int, thread_counts: List[int],
+def measure(implementation: str, workload: str, evaluations: int, thread_counts: List[int],
             repeat: int = 3) -> Dict[int, float]:
     """Best-of-``repeat`` wall time per thread count."""
     tc = TopicContinuity(implementation=implementation)
-    wall_time(tc, DEFAULT_LIMITS, max(4, evaluations // 20), 1)  # warm-up
-    return {n: min(wall_time(tc, DEFAULT_LIMITS, evaluations, n) for _ in range(repeat))
-            for n in thread_counts}
+    requests = batch(workload, evaluations)
+    wall_time(tc, requests[: max(4, evaluations // 20)], 1)  # warm-up
+    return {n: min(wall_time(tc, requests, n) for _ in range(repeat)) for n in thread_counts}
 
 
 def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--implementation", choices=["native", "python", "both"], default="both")
+    parser.add_argument("--workload", choices=["a", "e", "both"], default="both")
     parser.add_argument("--evaluations", type=int, default=None,
-                        help="per measurement (default: 2,000 native, 100 python)")
+                        help="per measurement (default: (a) 2,000 native / 100 python, "
+                             "(e) 20,000 native / 1,000 python)")
     parser.add_argument("--threads", type=int, nargs="+", default=[1, 2])
     args = parser.parse_args(argv)
     names = ["native", "python"] if args.implementation == "both" else [args.implementation]
-    print(f"CPUs available: {len(os.sched_getaffinity(0))}; workload: 12 exchanges x 8 KiB")
-    for name in names:
-        evaluations = args.evaluations or (2000 if name == "native" else 100)
-        times = measure(name, evaluations, args.threads)
-        base = times[args.threads[0]]
-        for n, seconds in times.items():
-            print(f"{name:6s} {n} thread(s): {evaluations / seconds:8.1f} evaluations/s "
-                  f"({seconds * 1e3 / evaluations:.3f} ms each), speed-up x{base / seconds:.2f}")
+    workloads = ["a", "e"] if args.workload == "both" else [args.workload]
+    print(f"CPUs available: {len(os.sched_getaffinity(0))}")
+    for workload in workloads:
+        for name in names:
+            default = {("a", "native"): 2000, ("a", "python"): 100,
+                       ("e", "native"): 20000, ("e", "python"): 1000}[workload, name]
+            evaluations = args.evaluations or default
+            times = measure(name, workload, evaluations, args.threads)
+            base = times[args.threads[0]]
+            for n, seconds in times.items():
+                print(f"({workload}) {WORKLOADS[workload]}: {name:6s} {n} thread(s): "
+                      f"{evaluations / seconds:9.1f} evaluations/s "
+                      f"({seconds * 1e6 / evaluations:.1f} µs each), "
+                      f"speed-up x{base / seconds:.2f}")
     return 0
 
 
 def test_two_threads(benchmark: Any, implementation: str) -> None:
-    """pytest-benchmark: 2 threads sharing the work; the speed-up is recorded."""
+    """pytest-benchmark: 2 threads sharing (a); the speed-up is recorded."""
     evaluations = 400 if implementation == "native" else 20
     tc = TopicContinuity(implementation=implementation)
-    one = min(wall_time(tc, DEFAULT_LIMITS, evaluations, 1) for _ in range(3))
-    two = benchmark.pedantic(wall_time, args=(tc, DEFAULT_LIMITS, evaluations, 2),
-                             rounds=3, iterations=1)
+    requests = batch("a", evaluations)
+    one = min(wall_time(tc, requests, 1) for _ in range(3))
+    two = benchmark.pedantic(wall_time, args=(tc, requests, 2), rounds=3, iterations=1)
     benchmark.extra_info.update({"one_thread_s": one, "two_threads_s": two,
                                  "speed_up": one / two if two else None})
 
