@@ -2,7 +2,9 @@
 //! `Doc`, and their conversation facts. Messages are read by attribute
 //! (`role`, `content`, a block's `type`, `text`, `id`, `name`, `arguments`,
 //! `call_id`); roles and block types are compared by identity with the
-//! members of `Role` and `BlockType`, exactly as the reference does.
+//! members of `Role` and `BlockType`, exactly as the reference does. For the
+//! model's own `NamedTuple` classes the attribute is read at its position in
+//! the class's `_fields`, looked up once (no position is written here).
 
 use pyo3::intern;
 use pyo3::prelude::*;
@@ -14,10 +16,23 @@ use crate::request::{Block, BlockKind, Collector, Role, Sink};
 
 use super::doc::Doc;
 
-/// The members of `Role` and `BlockType`, by identity.
+/// The members of `Role` and `BlockType`, by identity, and where the
+/// model's classes keep the fields read here.
 struct Members {
     roles: Vec<(Py<PyAny>, Role)>,
     kinds: Vec<(Py<PyAny>, BlockKind)>,
+    /// `(class, index of "role", index of "content")` of `Message`.
+    message: (Py<PyAny>, usize, usize),
+    /// `(class, index of "type")` of every block class.
+    blocks: Vec<(Py<PyAny>, usize)>,
+}
+
+/// The position of `name` in `class._fields`.
+fn field_index(class: &Bound<'_, PyAny>, name: &str) -> PyResult<usize> {
+    class
+        .getattr("_fields")?
+        .call_method1("index", (name,))?
+        .extract()
 }
 
 static MEMBERS: PyOnceLock<Members> = PyOnceLock::new();
@@ -46,7 +61,28 @@ fn members(py: Python<'_>) -> PyResult<&Members> {
             ("TOOL_RESULT", BlockKind::ToolResult),
             ("OTHER", BlockKind::Other),
         ];
+        let message = model.getattr("Message")?;
+        let message = (
+            message.clone().unbind(),
+            field_index(&message, "role")?,
+            field_index(&message, "content")?,
+        );
+        let blocks = [
+            "TextBlock",
+            "MediaBlock",
+            "OtherBlock",
+            "ToolCallBlock",
+            "ToolResultBlock",
+        ]
+        .iter()
+        .map(|name| {
+            let class = model.getattr(*name)?;
+            Ok((class.clone().unbind(), field_index(&class, "type")?))
+        })
+        .collect::<PyResult<_>>()?;
         Ok(Members {
+            message,
+            blocks,
             roles: roles
                 .iter()
                 .map(|(n, r)| Ok((role.getattr(*n)?.unbind(), *r)))
@@ -59,7 +95,52 @@ fn members(py: Python<'_>) -> PyResult<&Members> {
     })
 }
 
+/// Field `index` of a tuple (a model NamedTuple: checked by the caller).
+fn tuple_field<'py>(obj: &Bound<'py, PyAny>, index: usize) -> PyResult<Bound<'py, PyAny>> {
+    // SAFETY: the caller checked that `obj`'s class is one of the model's
+    // NamedTuple classes, whose instances are tuples.
+    unsafe { obj.cast_unchecked::<PyTuple>() }.get_item(index)
+}
+
 impl Members {
+    fn is(&self, obj: &Bound<'_, PyAny>, class: &Py<PyAny>) -> bool {
+        obj.get_type().as_ptr() == class.as_ptr()
+    }
+
+    /// `(message.role, message.content)`.
+    fn message<'py>(
+        &self,
+        py: Python<'py>,
+        message: &Bound<'py, PyAny>,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+        let (class, role, content) = &self.message;
+        if self.is(message, class) {
+            return Ok((
+                tuple_field(message, *role)?,
+                tuple_field(message, *content)?,
+            ));
+        }
+        Ok((
+            message.getattr(intern!(py, "role"))?,
+            message.getattr(intern!(py, "content"))?,
+        ))
+    }
+
+    /// `block.type`.
+    fn block_type<'py>(
+        &self,
+        py: Python<'py>,
+        block: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let class = block.get_type();
+        for (known, index) in &self.blocks {
+            if class.as_ptr() == known.as_ptr() {
+                return tuple_field(block, *index);
+            }
+        }
+        block.getattr(intern!(py, "type"))
+    }
+
     fn role(&self, v: &Bound<'_, PyAny>) -> Option<Role> {
         self.roles
             .iter()
@@ -92,7 +173,7 @@ fn string_field(
 }
 
 fn read_block(py: Python<'_>, m: &Members, block: &Bound<'_, PyAny>) -> PyResult<Block<Py<PyAny>>> {
-    let kind = m.kind(&block.getattr(intern!(py, "type"))?);
+    let kind = m.kind(&m.block_type(py, block)?);
     Ok(match kind {
         BlockKind::Text => Block::text(kind, string_field(block, intern!(py, "text"))?),
         BlockKind::ToolCall => {
@@ -122,10 +203,8 @@ pub fn messages_doc(py: Python<'_>, messages: &Bound<'_, PyAny>) -> PyResult<Doc
     let (mut seen, mut blocks) = (0usize, 0usize);
     for index in (0..total).rev() {
         let message = messages.get_item(index)?;
-        let role = m
-            .role(&message.getattr(intern!(py, "role"))?)
-            .unwrap_or(Role::System); // no member: a message that is no turn
-        let content = message.getattr(intern!(py, "content"))?;
+        let (role, content) = m.message(py, &message)?;
+        let role = m.role(&role).unwrap_or(Role::System); // no member: a message that is no turn
         out.begin(role, false);
         let count = content.len()?;
         for position in 0..count {
@@ -155,8 +234,8 @@ pub fn count_facts<'py>(
     let [users, assistants, tools, systems, developers, calls, results, images] =
         [0, 1, 2, 3, 4, 5, 6, 7];
     for message in messages.try_iter()? {
-        let message = message?;
-        let role = m.role(&message.getattr(intern!(py, "role"))?);
+        let (role, content) = m.message(py, &message?)?;
+        let role = m.role(&role);
         match role {
             Some(Role::User) => n[users] += 1,
             Some(Role::Assistant) => n[assistants] += 1,
@@ -165,8 +244,8 @@ pub fn count_facts<'py>(
             Some(Role::Developer) => n[developers] += 1,
             None => {}
         }
-        for block in message.getattr(intern!(py, "content"))?.try_iter()? {
-            let kind = m.kind(&block?.getattr(intern!(py, "type"))?);
+        for block in content.try_iter()? {
+            let kind = m.kind(&m.block_type(py, &block?)?);
             match (role, kind) {
                 (Some(Role::Assistant), BlockKind::ToolCall) => n[calls] += 1,
                 (Some(Role::User), BlockKind::Image) => n[images] += 1,
