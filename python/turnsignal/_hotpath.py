@@ -1,14 +1,16 @@
 """The hot-path interface and the choice of implementation.
 
-The text analysis of the topic_continuity evaluator (spec §6) lives behind a
-small interface implemented twice, with identical results:
+Decoding requests for the evaluators, and the per-turn text work of the
+topic_continuity evaluator (spec §5.4, §6), live behind a small interface
+implemented twice, with identical results:
 
 * ``turnsignal._native`` — the Rust core (``rust/``), through PyO3;
 * ``turnsignal._reference`` — the pure-Python reference, the fallback.
 
-The orchestration (``turnsignal.topic_continuity``) is shared and calls the
-interface once for the live turn and once per prior turn, so it can check the
-deadline and the cancellation token between calls (spec §9).
+The orchestration (``turnsignal.topic_continuity.walk``) is shared: it walks
+a ``Doc`` (one kind byte per message) and calls the interface once for the
+live turn and once per prior turn, so it can check the deadline and the
+cancellation token between calls (spec §9).
 
 All offsets are UTF-8 byte offsets into the text passed in. Segments are the
 windowed text pieces of one turn (spec §5.4); nothing is ever formed across two
@@ -24,9 +26,9 @@ from __future__ import annotations
 import os
 import warnings
 from types import ModuleType
-from typing import Any, List, Protocol, Sequence, Tuple
+from typing import Any, List, Optional, Protocol, Sequence, Tuple
 
-__all__ = ["ENV_VAR", "HotPath", "LiveTurn", "load", "native_available"]
+__all__ = ["ENV_VAR", "Doc", "HotPath", "LiveTurn", "load", "native_available"]
 
 ENV_VAR = "TURNSIGNAL_IMPLEMENTATION"
 
@@ -45,10 +47,53 @@ class LiveTurn(Protocol):
     def capped(self) -> bool: ...  # some live segment reached the entity cap
 
 
+class Doc(Protocol):
+    """The evaluator's view of a conversation (``_reference.doc.Doc``)."""
+
+    @property
+    def kinds(self) -> bytes: ...  # per message: 0 turn start, 1 tool result, 2 assistant, 3 other
+
+    @property
+    def floor(self) -> int: ...  # 0 start, 1 message cap, 2 block cap, 3 decoding budget
+
+    @property
+    def history_available(self) -> bool: ...
+
+    @property
+    def format(self) -> str: ...
+
+
 class HotPath(Protocol):
     """What both ``_native`` and ``_reference`` provide (module-level functions)."""
 
-    # -- per-turn calls used by the evaluator --------------------------------
+    # -- decoding for the evaluators ----------------------------------------
+    def evaluation_doc(self, request: Any, format: str, budget: int,
+                       deadline: Optional[float] = None, cancel: Any = None) -> Optional[Doc]:
+        """The topic-continuity evaluator's Doc of a request body (at most
+        ``budget`` reads); None when cancelled while decoding."""
+
+    def messages_doc(self, messages: Sequence[Any]) -> Doc:
+        """The Doc of already-decoded neutral messages."""
+
+    def request_facts(self, request: Any, format: str, budget: int,
+                      deadline: Optional[float] = None, cancel: Any = None,
+                      ) -> Optional[Tuple[Tuple[int, ...], str]]:
+        """(ConversationFacts fields, concrete format) of the whole request,
+        no text read; None when cancelled while decoding."""
+
+    # -- per-turn calls of the walk -------------------------------------------
+    def tool_ids_match(self, doc: Doc, start: int) -> bool: ...
+
+    def live_turn(self, doc: Doc, start: int, max_turn_bytes: int) -> Tuple[Any, ...]:
+        """(analysis, byte_count, truncated, excluded, opaque_only, term_count,
+        entity_count, capped, prose_terms, and the five phrase flags)."""
+
+    def prior_turn(self, doc: Doc, live: Any, start: int, end: int, max_turn_bytes: int,
+                   include_assistant: bool, budget: int) -> Tuple[Any, ...]:
+        """(upper_bound, byte_count or -1 when it does not fit, truncated,
+        tool_cap_reached, excluded, lexical, entity, capped)."""
+
+    # -- the text analysis of one turn's segments -------------------------------
     def analyze_live(self, segments: Sequence[str]) -> LiveTurn: ...
 
     def score_prior(self, live: Any, segments: Sequence[str],
@@ -65,17 +110,12 @@ class HotPath(Protocol):
         marker_ambiguous) of the live segments (spec §6.8)."""
 
     # -- the conversation facts (turnsignal.conversation.facts) --------------
-    def count_facts(self, messages: Sequence[Any], roles: Tuple[Any, ...],
-                    classes: Tuple[Any, ...]) -> Tuple[int, int, int, int, int, int, int, int]:
+    def count_facts(self, messages: Sequence[Any]) -> Tuple[int, int, int, int, int, int, int, int]:
         """(users, assistants, tools, systems, developers, calls, results,
-        images) of the neutral messages: tool calls count in assistant messages
+        images) of neutral messages: tool calls count in assistant messages
         only, tool results (one per block) in any message, images at the top
-        level of user messages only. ``roles`` is (Role.USER, ASSISTANT, TOOL,
-        SYSTEM, DEVELOPER), ``classes`` is (ToolCallBlock, ToolResultBlock,
-        MediaBlock, TextBlock, OtherBlock, BlockType.IMAGE), compared by
-        identity. The native one raises TypeError on any input shape it does
-        not handle (the caller then runs the reference, which defines the
-        result)."""
+        level of user messages only; roles and block types are compared by
+        identity with the members of ``Role`` and ``BlockType``."""
 
     # -- primitives, exposed for the differential tests ----------------------
     def lowercase(self, text: str) -> str: ...
