@@ -32,29 +32,38 @@ def _checkpoint(deadline: Optional[float], cancel: Any) -> Optional[Checkpoint]:
     return Checkpoint(deadline, cancel)
 
 
+def _decoded(request: Any, format: str, mode: int, budget: int, deadline: Optional[float],
+             cancel: Any, **caps: int) -> Optional[Any]:
+    """``decode_reference`` with the deadline and ``cancel`` checked while
+    decoding: None when cancelled; ``CancelFailed`` when ``cancel`` raised."""
+    from turnsignal.wire import decode_reference
+    from turnsignal.wire._reader import CancelFailed as Failed
+    from turnsignal.wire._reader import Cancelled
+
+    try:
+        return decode_reference(request, format, mode, budget,
+                                checkpoint=_checkpoint(deadline, cancel), **caps)
+    except Cancelled:
+        return None
+    except Failed:
+        failure = CancelFailed("cancel.is_set() raised")
+    raise failure
+
+
 def evaluation_doc(request: Any, format: str, budget: int, deadline: Optional[float] = None,
                    cancel: Any = None) -> Optional[Doc]:
     """The evaluator's ``Doc`` of ``request`` (at most ``budget`` values
     read); None when the deadline passed or ``cancel`` was set while
     decoding. Raises ``WireFormatError``."""
-    from turnsignal.wire import LEAN, decode_reference
-    from turnsignal.wire._reader import CancelFailed as Failed
-    from turnsignal.wire._reader import Cancelled
+    from turnsignal.wire import LEAN
 
-    try:
-        decoded = decode_reference(request, format, LEAN, budget,
-                                   tail_messages=MAX_SCAN_MESSAGES,
-                                   tail_blocks=MAX_CONTENT_BLOCKS,
-                                   checkpoint=_checkpoint(deadline, cancel))
-    except Cancelled:
+    decoded = _decoded(request, format, LEAN, budget, deadline, cancel,
+                       tail_messages=MAX_SCAN_MESSAGES, tail_blocks=MAX_CONTENT_BLOCKS)
+    if decoded is None:
         return None
-    except Failed:
-        failure = CancelFailed("cancel.is_set() raised")
-    else:
-        conversation = decoded.conversation
-        return messages_doc(conversation.messages, decoded.truncated,
-                            conversation.history_available, conversation.format)
-    raise failure
+    conversation = decoded.conversation
+    return messages_doc(conversation.messages, decoded.truncated,
+                        conversation.history_available, conversation.format)
 
 
 def request_facts(request: Any, format: str, budget: int, deadline: Optional[float] = None,
@@ -64,18 +73,10 @@ def request_facts(request: Any, format: str, budget: int, deadline: Optional[flo
     passed or ``cancel`` was set while decoding. Raises ``WireFormatError``."""
     from turnsignal import _reference
     from turnsignal.conversation.facts import compute_facts
-    from turnsignal.wire import COUNT, decode_reference
-    from turnsignal.wire._reader import CancelFailed as Failed
-    from turnsignal.wire._reader import Cancelled
+    from turnsignal.wire import COUNT
 
-    try:
-        decoded = decode_reference(request, format, COUNT, budget,
-                                   checkpoint=_checkpoint(deadline, cancel))
-    except Cancelled:
+    decoded = _decoded(request, format, COUNT, budget, deadline, cancel)
+    if decoded is None:
         return None
-    except Failed:
-        failure = CancelFailed("cancel.is_set() raised")
-    else:
-        conversation = decoded.conversation
-        return tuple(compute_facts(conversation, _reference)), conversation.format
-    raise failure
+    conversation = decoded.conversation
+    return tuple(compute_facts(conversation, _reference)), conversation.format

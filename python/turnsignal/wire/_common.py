@@ -14,7 +14,19 @@ from typing import Any, Callable, Iterable, Iterator, List, Mapping, Optional, T
 from .._text import clean
 from ..errors import WireFormatError
 from ..model import Block, BlockType, TextBlock
-from ._reader import COUNT, LIST, MAP, MISSING, STR, Reader, Stop, plain_str, shape, type_name
+from ._reader import (
+    COUNT,
+    LEAN,
+    LIST,
+    MAP,
+    MISSING,
+    STR,
+    Reader,
+    Stop,
+    plain_str,
+    shape,
+    type_name,
+)
 
 __all__ = [
     "MAX_DEPTH",
@@ -35,6 +47,7 @@ __all__ = [
     "role_of",
     "text_block",
     "tool_choice_kind",
+    "tools_and_choice",
 ]
 
 T = TypeVar("T")
@@ -238,6 +251,18 @@ def _choice_mapping(reader: Reader, value: Any) -> str:
     if shape(mode) == STR and plain_str(mode).strip().lower() == "required":
         return "required"
     return "auto"
+
+
+def tools_and_choice(reader: Reader, top: Any, *keys: str) -> Tuple[int, Optional[str]]:
+    """The tool definitions (the lists at ``keys``, counted) and the
+    ``tool_choice`` kind of a request: what the facts need (not read in LEAN
+    decoding)."""
+    if reader.mode == LEAN:
+        return 0, None
+    tools = 0
+    for key in keys:
+        tools += count_list(reader, top, key)
+    return tools, tool_choice_kind(reader, top)
 
 
 def tool_choice_kind(reader: Reader, top: Any) -> Optional[str]:

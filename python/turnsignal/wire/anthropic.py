@@ -33,7 +33,6 @@ from ._common import (
     block_type,
     blocks_of,
     clean,
-    count_list,
     decode_each,
     get_str,
     located,
@@ -41,7 +40,7 @@ from ._common import (
     require_mapping,
     role_of,
     text_block,
-    tool_choice_kind,
+    tools_and_choice,
 )
 from ._json import tool_input_json
 from ._reader import COUNT, FULL, LEAN, LIST, MAP, MISSING, STR, Reader, shape, type_name
@@ -209,10 +208,7 @@ def decode_anthropic(reader: Reader, request: Any, out: Collector) -> Conversati
     instructions = walk.instructions
     if system is not None:
         instructions = (Instruction(Role.SYSTEM, system), *instructions)
-    tools, choice = 0, None
-    if reader.mode != LEAN:
-        tools = count_list(reader, top, "tools")
-        choice = tool_choice_kind(reader, top)
+    tools, choice = tools_and_choice(reader, top, "tools")
     return Conversation(
         messages=walk.messages,
         instructions=instructions,

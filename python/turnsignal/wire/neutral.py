@@ -26,16 +26,15 @@ from ._common import (
     MAX_DEPTH,
     block_type,
     content_blocks,
-    count_list,
     decode_each,
     get_str,
     request_messages,
     require_list,
     require_mapping,
     role_of,
-    tool_choice_kind,
+    tools_and_choice,
 )
-from ._reader import COUNT, FULL, LEAN, MISSING, Reader, type_name
+from ._reader import COUNT, FULL, MISSING, Reader, type_name
 from ._walk import Collector, walk_back
 
 __all__ = ["decode_neutral"]
@@ -113,10 +112,7 @@ def decode_neutral(reader: Reader, request: Any, out: Collector) -> Conversation
     walk = walk_back(reader, messages, lambda item, sink: decode_message(reader, item, sink),
                      name, out)
     available = True if reader.mode == COUNT else _history_available(reader, top)
-    tools, choice = 0, None
-    if reader.mode != LEAN:
-        tools = count_list(reader, top, "tools")
-        choice = tool_choice_kind(reader, top)
+    tools, choice = tools_and_choice(reader, top, "tools")
     return Conversation(
         messages=walk.messages,
         instructions=(),

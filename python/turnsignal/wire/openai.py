@@ -26,7 +26,6 @@ from ._common import (
     block_type,
     clean,
     content_blocks,
-    count_list,
     decode_iter,
     get_str,
     located,
@@ -35,9 +34,9 @@ from ._common import (
     request_messages,
     require_mapping,
     role_of,
-    tool_choice_kind,
+    tools_and_choice,
 )
-from ._reader import COUNT, FULL, LEAN, MISSING, STR, Reader, shape, type_name
+from ._reader import COUNT, FULL, MISSING, STR, Reader, shape, type_name
 from ._walk import Collector, walk_back
 
 __all__ = ["decode_openai"]
@@ -184,10 +183,7 @@ def decode_openai(reader: Reader, request: Any, out: Collector) -> Conversation:
     top, messages, name = request_messages(reader, request)
     walk = walk_back(reader, messages, lambda item, sink: decode_message(reader, item, sink),
                      name, out)
-    tools, choice = 0, None
-    if reader.mode != LEAN:  # FULL and COUNT: what the facts need
-        tools = count_list(reader, top, "tools") + count_list(reader, top, "functions")
-        choice = tool_choice_kind(reader, top)
+    tools, choice = tools_and_choice(reader, top, "tools", "functions")
     return Conversation(
         messages=walk.messages,
         instructions=walk.instructions,

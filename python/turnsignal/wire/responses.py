@@ -31,7 +31,6 @@ from ..model import (
 from ._common import (
     block_type,
     content_blocks,
-    count_list,
     decode_iter,
     get_str,
     optional_list,
@@ -39,7 +38,7 @@ from ._common import (
     require_mapping,
     role_of,
     text_block,
-    tool_choice_kind,
+    tools_and_choice,
 )
 from ._reader import COUNT, FULL, LEAN, LIST, MISSING, STR, Reader, plain_str, shape, type_name
 from ._walk import CapReached, Collector, Walk, walk_back
@@ -217,11 +216,9 @@ def decode_responses(reader: Reader, request: Any, out: Collector) -> Conversati
         walk = walk_back(reader, items, lambda item, sink: decode_item(reader, item, sink),
                          name, out)
     instructions = walk.instructions
-    tools, choice = 0, None
     if reader.mode != LEAN:
         instructions = _instructions(reader, top) + instructions
-        tools = count_list(reader, top, "tools")
-        choice = tool_choice_kind(reader, top)
+    tools, choice = tools_and_choice(reader, top, "tools")
     return Conversation(
         messages=walk.messages,
         instructions=instructions,

@@ -5,9 +5,10 @@
 use super::model::{Block, BlockKind, Role};
 use super::openai::{text_part, Top};
 use super::read::{
-    block_type, collect_blocks, count_list, expected, get_present, keep_str, request_messages,
-    require_map, role_of, text_block, tool_choice, walk_back, which,
+    block_type, collect_blocks, get_present, keep_str, request_messages, require_map, role_of,
+    text_block, tools_and_choice, walk_back, which,
 };
+use super::read::{wrong_type, CONTENT};
 use super::sink::Sink;
 use super::source::{Failure, Key, Mode, Read, Seg, Shape, Source};
 
@@ -69,13 +70,7 @@ fn result_content<S: Source>(src: &mut S, block: &S::V, depth: usize) -> Read<Ve
                 decode_block(src, item, depth + 1)
             })
         }
-        _ => {
-            let got = src.type_name(&content);
-            Err(Failure::at_key(
-                Key::Content,
-                expected("a string, null or a list", got),
-            ))
-        }
+        _ => Err(wrong_type(src, &content, Key::Content, CONTENT)),
     }
 }
 
@@ -159,13 +154,7 @@ fn decode_message<S: Source, K: Sink<S::T>>(src: &mut S, out: &mut K, message: &
             out.message(role, block)
         }
         Shape::List => split_backwards(src, out, role, &content),
-        _ => {
-            let got = src.type_name(&content);
-            Err(Failure::at_key(
-                Key::Content,
-                expected("a string, null or a list", got),
-            ))
-        }
+        _ => Err(wrong_type(src, &content, Key::Content, CONTENT)),
     }
 }
 
@@ -183,13 +172,7 @@ fn system<S: Source>(src: &mut S, top: Option<&S::V>) -> Read<Option<Vec<Block<S
     }
     match src.shape(&value) {
         Shape::Str | Shape::List => Ok(Some(Vec::new())),
-        _ => {
-            let got = src.type_name(&value);
-            Err(Failure::at_key(
-                Key::System,
-                expected("a string, null or a list", got),
-            ))
-        }
+        _ => Err(wrong_type(src, &value, Key::System, CONTENT)),
     }
 }
 
@@ -206,11 +189,7 @@ pub fn decode<S: Source, K: Sink<S::T>>(src: &mut S, out: &mut K, request: &S::V
         // The walk's instructions are newest first: the system comes first.
         out.instruction(Role::System, blocks);
     }
-    let (mut tools, mut choice) = (0, None);
-    if src.mode() != Mode::Lean {
-        tools = count_list(src, top.as_ref(), Key::Tools)?;
-        choice = tool_choice(src, top.as_ref())?;
-    }
+    let (tools, choice) = tools_and_choice(src, top.as_ref(), &[Key::Tools])?;
     Ok(Top {
         walk,
         tools,

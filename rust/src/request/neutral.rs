@@ -3,9 +3,10 @@
 use super::anthropic::MAX_DEPTH;
 use super::model::{Block, BlockKind, Role};
 use super::openai::{arguments_block, text_part, Top};
+use super::read::wrong_type;
 use super::read::{
-    add_content, block_type, collect_blocks, count_list, expected, get_present, get_str, keep_str,
-    request_messages, require_list, require_map, role_of, tool_choice, walk_back, which,
+    add_content, block_type, collect_blocks, get_present, get_str, keep_str, request_messages,
+    require_list, require_map, role_of, tools_and_choice, walk_back, which,
 };
 use super::sink::Sink;
 use super::source::{Failure, Key, Mode, Read, Source};
@@ -108,13 +109,7 @@ fn history_available<S: Source>(src: &mut S, top: Option<&S::V>) -> Read<bool> {
     };
     match src.as_bool(&value) {
         Some(b) => Ok(b),
-        None => {
-            let got = src.type_name(&value);
-            Err(Failure::at_key(
-                Key::HistoryAvailable,
-                expected("a bool", got),
-            ))
-        }
+        None => Err(wrong_type(src, &value, Key::HistoryAvailable, "a bool")),
     }
 }
 
@@ -127,11 +122,7 @@ pub fn decode<S: Source, K: Sink<S::T>>(src: &mut S, out: &mut K, request: &S::V
     } else {
         history_available(src, top.as_ref())?
     };
-    let (mut tools, mut choice) = (0, None);
-    if src.mode() != Mode::Lean {
-        tools = count_list(src, top.as_ref(), Key::Tools)?;
-        choice = tool_choice(src, top.as_ref())?;
-    }
+    let (tools, choice) = tools_and_choice(src, top.as_ref(), &[Key::Tools])?;
     Ok(Top {
         walk,
         tools,

@@ -2,13 +2,14 @@
 //! `python/turnsignal/wire/openai.py`).
 
 use super::model::{Block, BlockKind, Role};
+use super::read::wrong_type;
 use super::read::{
-    add_content, collect_blocks, count_list, expected, for_each_item, get_present, get_str,
-    keep_str, non_empty, optional_list, request_messages, require_map, role_of, tool_choice,
-    walk_back, which, ToolChoice, WalkEnd,
+    add_content, collect_blocks, for_each_item, get_present, get_str, keep_str, non_empty,
+    optional_list, request_messages, require_map, role_of, tools_and_choice, walk_back, which,
+    ToolChoice, WalkEnd,
 };
 use super::sink::Sink;
-use super::source::{Failure, Key, Mode, Read, Shape, Source};
+use super::source::{Key, Mode, Read, Shape, Source};
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum ChatRole {
@@ -169,8 +170,7 @@ fn text_extra<S: Source>(
         return Ok(None);
     };
     if src.shape(&value) != Shape::Str {
-        let got = src.type_name(&value);
-        return Err(Failure::at_key(key, expected("a string", got)));
+        return Err(wrong_type(src, &value, key, "a string"));
     }
     let text = if keeps(src, kind) {
         Some(src.keep(&value))
@@ -266,12 +266,7 @@ pub fn decode<S: Source, K: Sink<S::T>>(src: &mut S, out: &mut K, request: &S::V
     let (top, messages) = request_messages(src, request)?;
     let name = if top.is_some() { "messages" } else { "" };
     let walk = walk_back(src, out, &messages, name, decode_message)?;
-    let (mut tools, mut choice) = (0, None);
-    if src.mode() != Mode::Lean {
-        tools = count_list(src, top.as_ref(), Key::Tools)?
-            + count_list(src, top.as_ref(), Key::Functions)?;
-        choice = tool_choice(src, top.as_ref())?;
-    }
+    let (tools, choice) = tools_and_choice(src, top.as_ref(), &[Key::Tools, Key::Functions])?;
     Ok(Top {
         walk,
         tools,

@@ -10,6 +10,15 @@ pub fn expected(what: &str, got: String) -> String {
     format!("expected {what}, got {got}")
 }
 
+/// "expected `what`, got <type of v>" at `key` of the value being decoded.
+pub fn wrong_type<S: Source>(src: &mut S, v: &S::V, key: Key, what: &str) -> Failure {
+    let got = src.type_name(v);
+    Failure::at_key(key, expected(what, got))
+}
+
+/// A string, null or a list: what content and `system` may be.
+pub const CONTENT: &str = "a string, null or a list";
+
 pub fn require_map<S: Source>(src: &mut S, v: &S::V) -> Read<()> {
     if src.shape(v) == Shape::Map {
         return Ok(());
@@ -37,10 +46,7 @@ pub fn get_str<S: Source>(src: &mut S, map: &S::V, key: Key) -> Read<Option<S::V
     match get_present(src, Some(map), key)? {
         None => Ok(None),
         Some(v) if src.shape(&v) == Shape::Str => Ok(Some(v)),
-        Some(v) => {
-            let got = src.type_name(&v);
-            Err(Failure::at_key(key, expected("a string", got)))
-        }
+        Some(v) => Err(wrong_type(src, &v, key, "a string")),
     }
 }
 
@@ -87,8 +93,7 @@ pub fn role_of<S: Source, R: Copy, const N: usize>(
         return Err(Failure::at_key(Key::Role, "missing role"));
     };
     if src.shape(&value) != Shape::Str {
-        let got = src.type_name(&value);
-        return Err(Failure::at_key(Key::Role, expected("a string", got)));
+        return Err(wrong_type(src, &value, Key::Role, "a string"));
     }
     let literals: [&str; N] = std::array::from_fn(|i| table[i].0);
     if let Some(i) = src.which_folded(&value, &literals) {
@@ -170,13 +175,7 @@ where
             each(block)
         }
         Shape::List => for_each_item(src, &content, key, decode, each),
-        _ => {
-            let got = src.type_name(&content);
-            Err(Failure::at_key(
-                key,
-                expected("a string, null or a list", got),
-            ))
-        }
+        _ => Err(wrong_type(src, &content, key, CONTENT)),
     }
 }
 
@@ -217,6 +216,23 @@ pub fn count_list<S: Source>(src: &mut S, top: Option<&S::V>, key: Key) -> Read<
         Some(v) if src.shape(&v) == Shape::List => src.len(&v).map_err(|e| e.under_key(key)),
         _ => Ok(0),
     }
+}
+
+/// The tool definitions (the lists at `keys`, counted) and the `tool_choice`
+/// kind of a request: what the facts need (not read in LEAN decoding).
+pub fn tools_and_choice<S: Source>(
+    src: &mut S,
+    top: Option<&S::V>,
+    keys: &[Key],
+) -> Read<(usize, Option<ToolChoice>)> {
+    if src.mode() == Mode::Lean {
+        return Ok((0, None));
+    }
+    let mut tools = 0;
+    for &key in keys {
+        tools += count_list(src, top, key)?;
+    }
+    Ok((tools, tool_choice(src, top)?))
 }
 
 /// The top level and the messages list of a request (`None` top for a bare list).

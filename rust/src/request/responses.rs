@@ -4,10 +4,11 @@
 use super::model::{Block, BlockKind, Role};
 use super::openai::{arguments_block, keeps, refusal_part, text_part, Top};
 use super::read::{
-    add_content, block_type, collect_blocks, count_list, expected, for_each_item, get_present,
-    get_str, keep_str, non_empty, optional_list, require_map, role_of, text_block, tool_choice,
-    walk_back, which, WalkEnd, COMPLETE,
+    add_content, block_type, collect_blocks, for_each_item, get_present, get_str, keep_str,
+    non_empty, optional_list, require_map, role_of, text_block, tools_and_choice, walk_back, which,
+    WalkEnd, COMPLETE,
 };
+use super::read::{wrong_type, CONTENT};
 use super::sink::Sink;
 use super::source::{Failure, Key, Mode, Read, Shape, Source};
 
@@ -184,11 +185,7 @@ fn instructions<S: Source, K: Sink<S::T>>(
         return Ok(());
     };
     if src.shape(&value) != Shape::Str {
-        let got = src.type_name(&value);
-        return Err(Failure::at_key(
-            Key::Instructions,
-            expected("a string", got),
-        ));
+        return Err(wrong_type(src, &value, Key::Instructions, "a string"));
     }
     let blocks = if src.mode() == Mode::Full {
         vec![text_block(src, &value)]
@@ -217,11 +214,7 @@ pub fn decode<S: Source, K: Sink<S::T>>(src: &mut S, out: &mut K, request: &S::V
         let input = get_present(src, Some(request), Key::Input)?;
         if let Some(v) = &input {
             if !matches!(src.shape(v), Shape::Str | Shape::List) {
-                let got = src.type_name(v);
-                return Err(Failure::at_key(
-                    Key::Input,
-                    expected("a string, null or a list", got),
-                ));
+                return Err(wrong_type(src, v, Key::Input, CONTENT));
             }
         }
         (Some(request.clone()), input)
@@ -240,12 +233,10 @@ pub fn decode<S: Source, K: Sink<S::T>>(src: &mut S, out: &mut K, request: &S::V
         }
         Some(v) => walk_back(src, out, &v, name, decode_item)?,
     };
-    let (mut tools, mut choice) = (0, None);
     if src.mode() != Mode::Lean {
         instructions(src, out, top.as_ref())?;
-        tools = count_list(src, top.as_ref(), Key::Tools)?;
-        choice = tool_choice(src, top.as_ref())?;
     }
+    let (tools, choice) = tools_and_choice(src, top.as_ref(), &[Key::Tools])?;
     Ok(Top {
         walk,
         tools,
