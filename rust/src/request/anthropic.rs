@@ -5,15 +5,12 @@
 use super::model::{Block, BlockKind, Role};
 use super::openai::{text_part, Top};
 use super::read::{
-    block_type, collect_blocks, get_present, keep_str, request_messages, require_map, role_of,
-    text_block, tools_and_choice, walk_back, which,
+    block_type, collect_blocks, get_present, keep_str, nested_blocks, request_messages,
+    require_map, role_of, text_block, tools_and_choice, walk_back, which,
 };
 use super::read::{wrong_type, CONTENT};
 use super::sink::Sink;
-use super::source::{Failure, Key, Mode, Read, Seg, Shape, Source};
-
-/// Tool results nested in tool results, at most (FULL decoding).
-pub const MAX_DEPTH: usize = 32;
+use super::source::{Key, Mode, Read, Seg, Shape, Source};
 
 const ROLES: &[(&str, Role); 3] = &[
     ("user", Role::User),
@@ -59,17 +56,7 @@ fn result_content<S: Source>(src: &mut S, block: &S::V, depth: usize) -> Read<Ve
     };
     match src.shape(&content) {
         Shape::Str => Ok(vec![text_block(src, &content)]),
-        Shape::List => {
-            if depth >= MAX_DEPTH {
-                return Err(Failure::at_key(
-                    Key::Content,
-                    "tool results nested too deeply",
-                ));
-            }
-            collect_blocks(src, Some(content), Key::Content, |src, item| {
-                decode_block(src, item, depth + 1)
-            })
-        }
+        Shape::List => nested_blocks(src, content, depth, decode_block),
         _ => Err(wrong_type(src, &content, Key::Content, CONTENT)),
     }
 }

@@ -1,15 +1,14 @@
 //! The neutral format itself (mirrors `python/turnsignal/wire/neutral.py`).
 
-use super::anthropic::MAX_DEPTH;
 use super::model::{Block, BlockKind, Role};
 use super::openai::{arguments_block, text_part, Top};
 use super::read::wrong_type;
 use super::read::{
-    add_content, block_type, collect_blocks, get_present, get_str, keep_str, request_messages,
+    add_content, block_type, get_present, get_str, keep_str, nested_blocks, request_messages,
     require_list, require_map, role_of, tools_and_choice, walk_back, which,
 };
 use super::sink::Sink;
-use super::source::{Failure, Key, Mode, Read, Source};
+use super::source::{Key, Mode, Read, Source};
 
 const ROLES: &[(&str, Role); 5] = &[
     ("system", Role::System),
@@ -51,15 +50,7 @@ fn nested<S: Source>(src: &mut S, block: &S::V, depth: usize) -> Read<Vec<Block<
         return Ok(Vec::new());
     };
     require_list(src, &content).map_err(|e| e.under_key(Key::Content))?;
-    if depth >= MAX_DEPTH {
-        return Err(Failure::at_key(
-            Key::Content,
-            "tool results nested too deeply",
-        ));
-    }
-    collect_blocks(src, Some(content), Key::Content, |src, item| {
-        decode_block(src, item, depth + 1)
-    })
+    nested_blocks(src, content, depth, decode_block)
 }
 
 fn decode_block<S: Source>(src: &mut S, block: &S::V, depth: usize) -> Read<Block<S::T>> {

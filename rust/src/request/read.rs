@@ -198,6 +198,32 @@ where
     Ok(out)
 }
 
+/// Tool results nested in tool results, at most (FULL decoding).
+pub const MAX_DEPTH: usize = 32;
+
+/// The blocks of a nested tool result's `content` list, decoded at
+/// `depth + 1` (deeper than `MAX_DEPTH` is an error).
+pub fn nested_blocks<S, D>(
+    src: &mut S,
+    content: S::V,
+    depth: usize,
+    mut decode: D,
+) -> Read<Vec<Block<S::T>>>
+where
+    S: Source,
+    D: FnMut(&mut S, &S::V, usize) -> Read<Block<S::T>>,
+{
+    if depth >= MAX_DEPTH {
+        return Err(Failure::at_key(
+            Key::Content,
+            "tool results nested too deeply",
+        ));
+    }
+    collect_blocks(src, Some(content), Key::Content, |src, item| {
+        decode(src, item, depth + 1)
+    })
+}
+
 /// `mapping[key]` as blocks added to the open message of `out`.
 pub fn add_content<S, K, D>(src: &mut S, out: &mut K, map: &S::V, key: Key, decode: D) -> Read<()>
 where
