@@ -91,7 +91,7 @@ class TopicContinuity:
             raise ConfigError([ConfigIssue(
                 f"{source_prefix(source)}{_RULES_PATH}",
                 "no topic_continuity rule found; list at least one rule here"
-                " (TopicContinuity() without a configuration uses the default rule)")])
+                " (without a configuration, the embedded default rule is used)")])
         instance = cls.__new__(cls)
         instance._init(rules, implementation, observers)
         return instance
