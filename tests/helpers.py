@@ -1,8 +1,21 @@
-"""Small builders for neutral-format conversations used across tests."""
+"""Small builders for neutral-format conversations used across tests, and the
+one timing helper of the cost-ratio tests."""
 
 from __future__ import annotations
 
-from typing import Any, Dict, List
+import time
+from typing import Any, Callable, Dict, List
+
+
+def best_time(fn: Callable[[], object], repeat: int = 3) -> float:
+    """The fastest of ``repeat`` runs of ``fn``, in seconds. Only for tests that
+    compare two costs on the same machine (a ratio), never for absolute limits."""
+    best = float("inf")
+    for _ in range(repeat):
+        started = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - started)
+    return best
 
 
 def text(value: str) -> Dict[str, Any]:

@@ -8,6 +8,26 @@ GIL released. A Rust panic never crosses into Python: it raises NativeError.
 
 from typing import Any, List, Sequence, Tuple, final
 
+__all__ = [
+    "BUILD_PROFILE",
+    "UNICODE_VERSION",
+    "LiveTurn",
+    "NativeError",
+    "__version__",
+    "analyze_live",
+    "count_facts",
+    "entities",
+    "lowercase",
+    "masked_ranges",
+    "phrase_flags",
+    "phrase_tokens",
+    "prose_term_count",
+    "score_prior",
+    "single_quote_spans",
+    "term_set",
+    "terms",
+]
+
 __version__: str
 BUILD_PROFILE: str  # "release" or "debug"
 UNICODE_VERSION: str  # "17.0.0"
