@@ -8,9 +8,11 @@ anything reads it:
 * a configuration **file** is at most ``MAX_CONFIG_BYTES`` (1 MiB) and must be
   a regular file (``files.py``);
 * a **document** — from a file, YAML aliases expanded at every use, or an
-  in-memory value — holds at most ``MAX_CONFIG_NODES`` values (100,000:
-  a full router configuration has a few thousand) nested at most
-  ``MAX_CONFIG_DEPTH`` (100) deep.
+  in-memory value — holds at most ``MAX_CONFIG_NODES`` values (50,000: a
+  full router configuration has a few thousand, and 1 MiB of YAML lists of
+  ordinary words holds about that many) nested at most ``MAX_CONFIG_DEPTH``
+  (100) deep. Parsing stops at the limit, so any file loads or is refused
+  in a bounded time (about 0.3 s of CPU at worst; docs/reliability.md).
 
 YAML documents are counted while they are composed (``yaml_loader.py``), so an
 oversized one is refused before it is built; ``document_problem`` counts any
@@ -25,7 +27,7 @@ __all__ = ["MAX_CONFIG_BYTES", "MAX_CONFIG_DEPTH", "MAX_CONFIG_NODES", "depth_pr
            "document_problem", "nodes_problem"]
 
 MAX_CONFIG_BYTES = 1 << 20
-MAX_CONFIG_NODES = 100_000
+MAX_CONFIG_NODES = 50_000
 MAX_CONFIG_DEPTH = 100
 
 
@@ -42,21 +44,25 @@ def document_problem(value: Any) -> Optional[str]:
     """Why ``value`` (mappings, lists and tuples of scalars) is too large, or
     ``None``. A shared sub-value counts at every place it appears, so a
     cyclic value is always too large."""
-    count = 0
+    count = 1
     stack: List[Tuple[Any, int]] = [(value, 1)]
     while stack:
         item, depth = stack.pop()
-        count += 1
-        if count > MAX_CONFIG_NODES:
-            return nodes_problem()
         if isinstance(item, Mapping):
-            children: Any = item.values()
-            count += len(item)  # the keys
+            children: Any = list(item.values())
+            count += 2 * len(children)  # keys and values
         elif isinstance(item, (list, tuple)):
             children = item
+            count += len(children)
         else:
             continue
-        if depth >= MAX_CONFIG_DEPTH and len(children):
+        if count > MAX_CONFIG_NODES:
+            return nodes_problem()
+        if not children:
+            continue
+        if depth >= MAX_CONFIG_DEPTH:
             return depth_problem()
-        stack.extend((child, depth + 1) for child in children)
+        # Only containers go on the stack: scalars are counted above.
+        stack.extend((child, depth + 1) for child in children
+                     if isinstance(child, (Mapping, list, tuple)))
     return None

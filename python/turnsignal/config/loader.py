@@ -8,7 +8,7 @@ The caller's data is never modified; a bare list is wrapped in new mappings,
 not copied.
 
 Every source is bounded (``bounds.py``: a regular file of at most 1 MiB, at
-most 100,000 values after YAML aliases, 100 levels) and checked for misspelt
+most 50,000 values after YAML aliases, 100 levels) and checked for misspelt
 keys above the rule level (``keys.py``). Every problem found in a file names
 the file: ``rules.yaml: routing.signals.topic_continuity[0]: ...``.
 """
@@ -124,11 +124,7 @@ def _parse_file(where: str) -> Any:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise _error(where, f"not valid UTF-8 (byte offset {exc.start})") from None
-    document = _parse_text(text, where)
-    problem = document_problem(document)  # JSON is not counted while parsed
-    if problem:
-        raise _error(where, problem)
-    return document
+    return _parse_text(text, where)
 
 
 def _parse_text(text: str, where: str) -> Any:
@@ -142,7 +138,7 @@ def _parse_text(text: str, where: str) -> Any:
     json_only = where.lower().endswith(".json")
     if json_only or text.lstrip()[:1] in ("{", "["):
         try:
-            return json.loads(text, object_pairs_hook=_json_object)
+            document = json.loads(text, object_pairs_hook=_json_object)
         except _DuplicateKey as exc:
             raise _error(where, f"duplicate key {json.dumps(exc.key)}") from None
         except RecursionError:
@@ -151,6 +147,11 @@ def _parse_text(text: str, where: str) -> Any:
             if json_only:
                 raise _error(f"{where}:{exc.lineno}:{exc.colno}",
                              f"invalid JSON: {exc.msg}") from None
+        else:
+            problem = document_problem(document)  # YAML is counted while it is composed
+            if problem:
+                raise _error(where, problem)
+            return document
     try:
         return load_yaml(text)
     except yaml.YAMLError as exc:
