@@ -83,6 +83,8 @@ class LazyHotpath:
         self._name = name
 
     def __getattr__(self, attribute: str) -> Any:
+        if attribute.startswith("_"):  # pytest's collection probes (__wrapped__, ...)
+            raise AttributeError(attribute)
         return getattr(load_hotpath(self._name), attribute)
 
 
