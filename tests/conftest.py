@@ -62,6 +62,17 @@ def require_shared(*parts: str) -> Path:
     return path
 
 
+def require_module(name: str) -> ModuleType:
+    """Import a test dependency: outside CI a missing one skips with its
+    reason; in CI, where ``pip install -e ".[test]"`` installed it, it fails."""
+    try:
+        return importlib.import_module(name)
+    except ImportError as error:
+        if IN_CI:
+            pytest.fail(f"{name} is part of the test extra: {error}")
+        pytest.skip(f"{name} not installed: {error}")
+
+
 def load_hotpath(name: str) -> ModuleType:
     try:
         return importlib.import_module(_MODULES[name])

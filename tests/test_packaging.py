@@ -13,9 +13,7 @@ import sys
 import tarfile
 from pathlib import Path
 
-import pytest
-
-from conftest import IN_CI, ROOT
+from conftest import ROOT, require_module
 
 MAX_SDIST_BYTES = 1 << 20
 
@@ -29,12 +27,7 @@ def test_the_licence_is_the_apache_2_text() -> None:
 
 
 def _maturin() -> list:
-    try:
-        import maturin  # noqa: F401
-    except ImportError as error:
-        if IN_CI:
-            pytest.fail(f"maturin is part of the test extra: {error}")
-        pytest.skip(f"maturin not installed: {error}")
+    require_module("maturin")
     found = shutil.which("maturin", path=str(Path(sys.executable).parent))
     return [found] if found else [sys.executable, "-m", "maturin"]
 

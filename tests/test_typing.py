@@ -11,23 +11,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
-from conftest import IN_CI, load_hotpath
-
-
-def _require_mypy() -> None:
-    try:
-        import mypy.stubtest  # noqa: F401
-    except ImportError as error:
-        if IN_CI:
-            pytest.fail(f"mypy is part of the test extra: {error}")
-        pytest.skip(f"mypy not installed: {error}")
+from conftest import load_hotpath, require_module
 
 
 def test_native_stub_matches_the_extension(tmp_path: Path) -> None:
     load_hotpath("native")  # outside CI, skips when the extension is not built
-    _require_mypy()
+    require_module("mypy.stubtest")
     done = subprocess.run([sys.executable, "-m", "mypy.stubtest", "turnsignal._native"],
                           cwd=tmp_path, capture_output=True, text=True, timeout=600,
                           check=False)  # cwd: its cache goes to the temporary folder
@@ -36,7 +25,7 @@ def test_native_stub_matches_the_extension(tmp_path: Path) -> None:
 
 
 def test_conversation_results_are_typed(tmp_path: Path) -> None:
-    _require_mypy()
+    require_module("mypy.stubtest")
     snippet = tmp_path / "use.py"
     snippet.write_text(
         "from turnsignal.conversation.signal import ConversationResults\n"
