@@ -94,7 +94,9 @@ class LazyHotpath:
         self._name = name
 
     def __getattr__(self, attribute: str) -> Any:
-        if attribute.startswith("_"):  # pytest's collection probes (__wrapped__, ...)
+        # pytest's collection probes private names (__wrapped__, ...): those
+        # must not load the module. The interface is public, plus __version__.
+        if attribute.startswith("_") and attribute != "__version__":
             raise AttributeError(attribute)
         return getattr(load_hotpath(self._name), attribute)
 
