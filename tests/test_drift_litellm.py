@@ -16,6 +16,8 @@ from drift_helpers import PLAIN, answer
 from drift_stub_server import StubServer, reply, slow, status
 from turnsignal.drift import Basis, Classification, DriftClassifier, LiteLLMModel, Source
 
+pytestmark = pytest.mark.filterwarnings("ignore:.*ReadOnly.*:UserWarning")
+
 # LiteLLM fetches a price list from the internet at import unless told not to.
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 with warnings.catch_warnings():  # pydantic notes about LiteLLM's own types

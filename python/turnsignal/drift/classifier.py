@@ -36,6 +36,7 @@ from turnsignal.drift.types import (
     DriftInputError,
     Evidence,
     Source,
+    parse_timestamp,
 )
 
 __all__ = ["DriftClassifier"]
@@ -164,11 +165,15 @@ class DriftClassifier:
 
     def classify(self, request: Any, *, session_summary: Optional[str] = None,
                  retrieved_evidence: Any = (), phase: Optional[str] = None,
-                 turn_id: Optional[str] = None, format: str = "auto") -> DriftDecision:
+                 turn_id: Optional[str] = None, format: str = "auto",
+                 now: Any = None) -> DriftDecision:
         """Classify the live user turn of ``request`` (a wire-format body, a
-        ``Conversation`` or neutral messages). Raises only for bad arguments
-        (``WireFormatError``, ``DriftInputError``), never for the model."""
-        job = self._start(request, session_summary, retrieved_evidence, phase, turn_id, format)
+        ``Conversation`` or neutral messages). ``now`` is when the turn
+        happened (for evidence ages; default: the clock — set it when
+        replaying logs). Raises only for bad arguments (``WireFormatError``,
+        ``DriftInputError``), never for the model."""
+        job = self._start(request, session_summary, retrieved_evidence, phase, turn_id, format,
+                          now)
         decision = job.check.decision
         while decision is None:
             try:
@@ -181,11 +186,13 @@ class DriftClassifier:
 
     async def aclassify(self, request: Any, *, session_summary: Optional[str] = None,
                         retrieved_evidence: Any = (), phase: Optional[str] = None,
-                        turn_id: Optional[str] = None, format: str = "auto") -> DriftDecision:
+                        turn_id: Optional[str] = None, format: str = "auto",
+                        now: Any = None) -> DriftDecision:
         """The async twin of ``classify``: an async model is awaited on the
         running loop, a sync one runs in a thread; an async review callback
         is awaited."""
-        job = self._start(request, session_summary, retrieved_evidence, phase, turn_id, format)
+        job = self._start(request, session_summary, retrieved_evidence, phase, turn_id, format,
+                          now)
         decision = job.check.decision
         while decision is None:
             try:
@@ -208,21 +215,24 @@ class DriftClassifier:
 
     def render_messages(self, request: Any, *, session_summary: Optional[str] = None,
                         retrieved_evidence: Any = (), phase: Optional[str] = None,
-                        format: str = "auto") -> Messages:
+                        format: str = "auto", now: Any = None) -> Messages:
         """The exact messages the model would receive for this request, for
         inspection (whether or not the rules would settle it first)."""
         conversation = as_conversation(request, format)
         turns = view(conversation)
         evidence = _evidence(retrieved_evidence)
+        moment = self._now(now)
         check = precheck(turns, conversation, self._settings._replace(has_model=True),
-                         _optional_text("session_summary", session_summary), evidence,
-                         self._clock())
-        return self._messages(turns, check, session_summary, evidence, phase)
+                         _optional_text("session_summary", session_summary), evidence, moment)
+        return self._messages(turns, check, session_summary, evidence, phase, moment)
 
     # ------------------------------------------------------------ stages
 
+    def _now(self, now: Any) -> float:
+        return self._clock() if now is None else parse_timestamp(now, "now")
+
     def _start(self, request: Any, summary: Any, evidence_items: Any, phase: Any,
-               turn_id: Any, format: str) -> _Job:
+               turn_id: Any, format: str, now: Any) -> _Job:
         started = time.monotonic()
         summary = _optional_text("session_summary", summary)
         phase = _optional_text("phase", phase)
@@ -232,7 +242,7 @@ class DriftClassifier:
         evidence = _evidence(evidence_items)
         conversation = as_conversation(request, format)
         turns = view(conversation)
-        now = self._clock()
+        now = self._now(now)
         check = precheck(turns, conversation, self._settings, summary, evidence, now)
         messages = [] if check.decision is not None else \
             self._messages(turns, check, summary, evidence, phase, now)
@@ -241,11 +251,10 @@ class DriftClassifier:
 
     def _messages(self, turns: Any, check: Precheck, summary: Optional[str],
                   evidence: Tuple[Evidence, ...], phase: Optional[str],
-                  now: Optional[float] = None) -> Messages:
+                  now: float) -> Messages:
         inputs = PromptInputs(turns.live_text, turns.last_assistant, summary, evidence,
                               _optional_text("phase", phase), turns.recent_turns,
-                              check.drift_signals + check.stale_signals,
-                              self._clock() if now is None else now)
+                              check.drift_signals + check.stale_signals, now)
         return render_messages(inputs, self.examples, self.min_confidence)
 
     def _answered(self, job: _Job, text: Any) -> Optional[DriftDecision]:

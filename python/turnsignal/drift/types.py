@@ -81,7 +81,7 @@ class DriftInputError(TurnsignalError, ValueError):
     The message names the argument and the problem, never its text."""
 
 
-def _timestamp(value: Any, path: str) -> float:
+def parse_timestamp(value: Any, path: str) -> float:
     if isinstance(value, datetime):
         if value.tzinfo is None:
             raise DriftInputError(f"{path}: a datetime without a timezone is ambiguous; "
@@ -129,7 +129,7 @@ class Evidence:
             raise DriftInputError(f"{path}.text: must be a string")
         if "retrieved_at" not in item:
             raise DriftInputError(f"{path}.retrieved_at: is required")
-        return cls(source_id, _timestamp(item["retrieved_at"], f"{path}.retrieved_at"), text)
+        return cls(source_id, parse_timestamp(item["retrieved_at"], f"{path}.retrieved_at"), text)
 
 
 #: The fields of a decision that never carry conversation text.
