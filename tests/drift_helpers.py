@@ -10,7 +10,7 @@ HISTORY: List[Dict[str, str]] = [
     {"role": "user", "content": "Our nightly ETL job fails when it loads the orders table"},
     {"role": "assistant", "content": "The stack trace points at the MySQL connector timing out."},
     {"role": "user", "content": "The connector is configured with a thirty second timeout"},
-    {"role": "assistant", "content": "Raise wait_timeout on the MySQL server and retry in batches."},
+    {"role": "assistant", "content": "Raise wait_timeout on the server and retry in batches."},
     {"role": "user", "content": "Batches of ten thousand rows still fail after a while"},
     {"role": "assistant", "content": "Then stream the rows with a server-side cursor instead."},
 ]

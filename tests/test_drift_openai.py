@@ -177,7 +177,7 @@ def test_rules_settle_without_calling_the_server(run: Any, server: StubServer) -
 
 
 def test_adapter_rejects_a_non_client() -> None:
-    with pytest.raises(TypeError, match="openai.OpenAI"):
+    with pytest.raises(TypeError, match=r"openai\.OpenAI"):
         OpenAIModel(object(), "m")
     with pytest.raises(ValueError, match="response_format"):
         OpenAIModel(openai.OpenAI(api_key="k", base_url="http://127.0.0.1:9/v1"), "m",
