@@ -16,7 +16,7 @@ import json
 import threading
 from collections import deque
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Deque, Dict, List, NamedTuple, Optional
+from typing import Any, Deque, Dict, Iterator, List, NamedTuple, Optional
 
 
 class Step(NamedTuple):
@@ -123,3 +123,10 @@ class StubServer(ThreadingHTTPServer):
         self.released.set()  # wake slow handlers
         self.shutdown()
         self.server_close()
+
+
+def serving() -> Iterator[StubServer]:
+    """A fixture body: ``server = pytest.fixture(scope=...)(serving)``."""
+    stub = StubServer().start()
+    yield stub
+    stub.stop()

@@ -6,13 +6,13 @@ import importlib.util
 import json
 from collections import Counter
 from pathlib import Path
-from typing import Any, Dict, Iterator, List
+from typing import Any, Dict, List
 
 import pytest
 
 from conftest import ROOT
 from drift_helpers import HISTORY, answer
-from drift_stub_server import StubServer, reply, status
+from drift_stub_server import StubServer, reply, serving, status
 from turnsignal import TopicContinuity
 from turnsignal.cli import main
 from turnsignal.drift import DriftClassifier
@@ -118,11 +118,7 @@ def test_harness_on_the_labeled_set(capsys: pytest.CaptureFixture[str]) -> None:
     assert set(report["splits"]) == {"tune", "test"}
 
 
-@pytest.fixture
-def server() -> Iterator[StubServer]:
-    stub = StubServer().start()
-    yield stub
-    stub.stop()
+server = pytest.fixture(serving)
 
 
 def test_harness_with_a_model(tmp_path: Path, server: StubServer,

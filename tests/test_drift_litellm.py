@@ -7,13 +7,13 @@ import asyncio
 import importlib
 import os
 import warnings
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
 from conftest import IN_CI
 from drift_helpers import PLAIN, answer
-from drift_stub_server import StubServer, reply, slow, status
+from drift_stub_server import StubServer, reply, serving, slow, status
 from turnsignal.drift import Basis, Classification, DriftClassifier, LiteLLMModel, Source
 
 pytestmark = pytest.mark.filterwarnings("ignore:.*ReadOnly.*:UserWarning")
@@ -25,11 +25,7 @@ with warnings.catch_warnings():  # pydantic notes about LiteLLM's own types
     litellm = importlib.import_module("litellm") if IN_CI else pytest.importorskip("litellm")
 
 
-@pytest.fixture(scope="module")
-def server() -> Iterator[StubServer]:
-    stub = StubServer().start()
-    yield stub
-    stub.stop()
+server = pytest.fixture(scope="module")(serving)
 
 
 @pytest.fixture(params=["completion", "acompletion"])

@@ -7,13 +7,13 @@ import asyncio
 import importlib
 import logging
 import time
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
 from conftest import IN_CI
 from drift_helpers import PLAIN, answer
-from drift_stub_server import StubServer, cut_body, reply, slow, status
+from drift_stub_server import StubServer, cut_body, reply, serving, slow, status
 from turnsignal.drift import Action, Basis, Classification, DriftClassifier, OpenAIModel, Source
 
 openai = importlib.import_module("openai") if IN_CI else pytest.importorskip("openai")
@@ -21,11 +21,7 @@ openai = importlib.import_module("openai") if IN_CI else pytest.importorskip("op
 WORK_BUDGET = 10.0  # generous: these tests are about behaviour, not speed
 
 
-@pytest.fixture(scope="module")
-def server() -> Iterator[StubServer]:
-    stub = StubServer().start()
-    yield stub
-    stub.stop()
+server = pytest.fixture(scope="module")(serving)
 
 
 @pytest.fixture(params=["sync", "async"])
