@@ -132,6 +132,7 @@ COMMANDS = {  # each command with an input that works
     "conformance": ["conformance", str(VECTORS)],
     "replay": ["replay", LOG],
     "eval": ["eval"],  # + a case file, made per test
+    "eval_drift": ["eval-drift", str(ROOT / "tests" / "data" / "drift" / "labeled.jsonl")],
 }
 
 
@@ -151,7 +152,7 @@ def test_every_registered_command_is_covered_here() -> None:
 @pytest.mark.parametrize("name", list(COMMANDS))
 def test_a_missing_input_is_one_line_and_status_2(name: str, tmp_path: Path) -> None:
     missing = tmp_path / "absent.jsonl"
-    args = [COMMANDS[name][0], str(missing)]
+    args = [COMMANDS[name][0], str(missing)]  # the first positional argument of each
     done = _cli(*args)
     assert done.returncode == EXIT_USAGE, done.stderr
     assert str(missing) in _one_line(done.stderr)
@@ -171,18 +172,20 @@ def test_a_closed_pipe_exits_141_quietly(name: str, tmp_path: Path) -> None:
     assert err == ""  # quiet, as any Unix tool the pipe's reader left
 
 
-@pytest.mark.parametrize("name", ["eval", "conformance"])
+@pytest.mark.parametrize("name", ["eval", "conformance", "eval_drift"])
 def test_a_truncated_gzip_names_the_file(name: str, tmp_path: Path) -> None:
     if name == "eval":
         whole = gzip.compress(_case_file(tmp_path / "c.jsonl").read_bytes() * 2000)
+    elif name == "eval_drift":
+        whole = gzip.compress(Path(COMMANDS[name][1]).read_bytes())
     else:
         whole = VECTORS.read_bytes()
     path = tmp_path / "cut.jsonl.gz"
     path.write_bytes(whole[: len(whole) // 2])
-    done = _cli(name, str(path))
+    done = _cli(COMMANDS[name][0], str(path))
     assert done.returncode == EXIT_USAGE
     assert _one_line(done.stderr).startswith(
-        f"turnsignal: {path}: truncated or corrupt gzip data (read ")
+        f"turnsignal: {path}: truncated or corrupt gzip data")
 
 
 @pytest.mark.parametrize("output", ["/dev/full", "{tmp}/no/such/folder/out.jsonl"])
