@@ -6,11 +6,11 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, NamedTuple, Optional, Sequence, Tuple
 
-from turnsignal.model import Conversation, Message, Role, is_tool_result_message, starts_turn
-from turnsignal.sessions.model import MessageKind, Session, Thread
+from turnsignal.model import Conversation, Message
+from turnsignal.sessions.model import MessageKind, Session, Thread, kinds_of
 from turnsignal.wire import decode
 
-__all__ = ["SegmentInput", "kinds_of", "segment_input"]
+__all__ = ["SegmentInput", "segment_input"]
 
 
 class SegmentInput(NamedTuple):
@@ -18,22 +18,6 @@ class SegmentInput(NamedTuple):
     kinds: Tuple[MessageKind, ...]
     judged: Tuple[int, ...]  # indices of the turns a segmenter judges, ascending
     timestamps: Optional[Tuple[Optional[datetime], ...]]
-
-
-def kinds_of(messages: Sequence[Message]) -> Tuple[MessageKind, ...]:
-    """Kinds of plain messages: a user message that starts a turn is a human
-    turn, a tool result is a tool result, system/developer are other."""
-    kinds = []
-    for message in messages:
-        if message.role is Role.ASSISTANT:
-            kinds.append(MessageKind.ASSISTANT)
-        elif is_tool_result_message(message):
-            kinds.append(MessageKind.TOOL_RESULT)
-        elif starts_turn(message):
-            kinds.append(MessageKind.HUMAN)
-        else:
-            kinds.append(MessageKind.OTHER)
-    return tuple(kinds)
 
 
 def _from_thread(thread: Thread) -> SegmentInput:

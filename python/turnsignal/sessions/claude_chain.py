@@ -3,8 +3,10 @@
 * Lines are deduplicated by ``uuid`` (a resumed session replays lines); the
   first copy wins.
 * The main thread is the chain that ends at the last ``user`` or
-  ``assistant`` line of the file that is not a sidechain, walked back to its
-  root. A ``compact_boundary`` line starts a new chain (``parentUuid`` null)
+  ``assistant`` line of the file that is not a sidechain (the log is
+  append-only: its last line is the newest, while timestamps of lines
+  written in the same millisecond burst can be out of order), walked back to
+  its root. A ``compact_boundary`` line starts a new chain (``parentUuid`` null)
   and names the line before it in ``logicalParentUuid``: the walk follows it.
 * A ``parentUuid`` naming a line absent from the file (real logs have them:
   a line that was never written) is bridged to the nearest earlier line of

@@ -13,9 +13,16 @@ from __future__ import annotations
 from datetime import datetime
 from enum import Enum
 from types import MappingProxyType
-from typing import Mapping, NamedTuple, Optional, Tuple
+from typing import Mapping, NamedTuple, Optional, Sequence, Tuple
 
-from turnsignal.model import Conversation, Instruction, Message
+from turnsignal.model import (
+    Conversation,
+    Instruction,
+    Message,
+    Role,
+    is_tool_result_message,
+    starts_turn,
+)
 
 __all__ = [
     "Compaction",
@@ -26,6 +33,7 @@ __all__ = [
     "ReadStats",
     "Session",
     "Thread",
+    "kinds_of",
 ]
 
 
@@ -68,6 +76,23 @@ class MessageInfo(NamedTuple):
     git_branch: Optional[str] = None
     uuid: Optional[str] = None
     line: Optional[int] = None  # 1-based line of the log line it came from
+
+
+def kinds_of(messages: Sequence[Message]) -> Tuple[MessageKind, ...]:
+    """Kinds of plain messages (no log around them): a user message that
+    starts a turn is a human turn, a tool result a tool result, an assistant
+    message assistant, system and developer messages other."""
+    kinds = []
+    for message in messages:
+        if message.role is Role.ASSISTANT:
+            kinds.append(MessageKind.ASSISTANT)
+        elif is_tool_result_message(message):
+            kinds.append(MessageKind.TOOL_RESULT)
+        elif starts_turn(message):
+            kinds.append(MessageKind.HUMAN)
+        else:
+            kinds.append(MessageKind.OTHER)
+    return tuple(kinds)
 
 
 class Event(NamedTuple):

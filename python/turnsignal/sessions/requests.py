@@ -16,8 +16,7 @@ from typing import Any, Iterable, Iterator, Mapping, NamedTuple, Optional, Union
 
 from turnsignal.errors import WireFormatError
 from turnsignal.model import Conversation
-from turnsignal.segmentation.source import kinds_of
-from turnsignal.sessions.model import MessageInfo, Session, Thread
+from turnsignal.sessions.model import MessageInfo, Session, Thread, kinds_of
 from turnsignal.wire import FORMATS, decode
 
 __all__ = ["BadLine", "request_session", "sessions_from_json", "sessions_from_lines"]
