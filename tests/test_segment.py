@@ -6,13 +6,13 @@ from __future__ import annotations
 from typing import Any, Dict, List
 
 import pytest
-from claude_sessions import SessionWriter, text, tool_use
-from helpers import assistant, neutral, tool_call, tool_result, user
 from hypothesis import given
 from hypothesis import strategies as st
-from strategies import conversations
 
 import turnsignal
+from claude_sessions import SessionWriter, text, tool_use
+from helpers import assistant, neutral, tool_call, tool_result, user
+from strategies import conversations
 from turnsignal import ConfigError, TopicContinuity, WireFormatError
 from turnsignal.config import TopicContinuityRule
 from turnsignal.model import message_from_dict

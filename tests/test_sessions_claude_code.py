@@ -8,13 +8,12 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
-from claude_sessions import SessionWriter, text, thinking, tool_use
 
+from claude_sessions import SessionWriter, text, thinking, tool_use
 from turnsignal import TopicContinuity
 from turnsignal.model import BlockType, Role
 from turnsignal.sessions import (
     EventKind,
-    MessageKind,
     read_claude_code,
     read_claude_code_lines,
 )

@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 
 import pytest
-from claude_sessions import SessionWriter, text
 
+from claude_sessions import SessionWriter, text
 from turnsignal.sessions import (
     BadLine,
     MessageKind,
