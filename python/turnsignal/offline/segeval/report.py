@@ -41,12 +41,18 @@ def _threshold(value: Optional[float], similarity: bool) -> str:
 
 
 def _label_rows(report: SegmentationReport) -> List[List[str]]:
-    rows = [["source", "count", "label", "confidence", "scored"]]
+    rows = [["source", "label", "confidence", "scored", "count"]]
     for label in SOURCES:
         count = report.labels.get(label.source, 0)
         scored = "no (first turn)" if label.source in _FIRST_TURN else "yes"
-        rows.append([label.source, str(count), label.label, label.confidence, scored])
+        rows.append([label.source, label.label, label.confidence, scored, str(count)])
     return rows
+
+
+def _segmenter_order(name: str) -> Tuple[int, str]:
+    """Baselines first, then the Jaccard chunker, then the evaluators."""
+    rank = {"no boundary": 0, "every turn": 1}.get(name, 2 if name.startswith("jaccard") else 3)
+    return rank, name
 
 
 def _feature_rows(report: SegmentationReport, label_set: str) -> List[List[str]]:
@@ -94,21 +100,22 @@ _SEG_HEAD = ["dialogues", "units", "ref bounds", "hyp bounds", "Pk", "WindowDiff
 def _session_seg_rows(report: SegmentationReport) -> List[List[str]]:
     rows = [["labels", "segmenter", *_SEG_HEAD]]
     for label_set in LABEL_SETS:
-        for name, scores in report.session_segmentation.get(label_set, {}).items():
-            rows.append(_scores_row([label_set, name], scores))
+        table = report.session_segmentation.get(label_set, {})
+        for name in sorted(table, key=_segmenter_order):
+            rows.append(_scores_row([label_set, name], table[name]))
     return rows
 
 
 def _dialogue_rows(report: SegmentationReport) -> List[List[str]]:
     rows = [["source", "splits", "segmenter", *_SEG_HEAD]]
     for (source, group), table in sorted(report.dialogues.items()):
-        for name, scores in table.items():
-            rows.append(_scores_row([source, group, name], scores))
+        for name in sorted(table, key=_segmenter_order):
+            rows.append(_scores_row([source, group, name], table[name]))
     return rows
 
 
 def _tables(report: SegmentationReport) -> List[Tuple[str, int, List[List[str]]]]:
-    tables = [("Label distribution by source (Claude Code sessions)", 1, _label_rows(report))]
+    tables = [("Label distribution by source (Claude Code sessions)", 4, _label_rows(report))]
     for label_set in LABEL_SETS:
         positives = report.positives.get(label_set, 0)
         title = (f"Features on {report.transitions} transitions, {_LABEL_TITLES[label_set]}: "
