@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, Dict, List
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import turnsignal
@@ -109,11 +109,14 @@ def topical(draw: Any) -> List[Dict[str, Any]]:
     return messages
 
 
+# Each example segments a whole conversation twice: a few hundred suffice.
+FEW = settings(max_examples=min(300, settings.default.max_examples))
 LIMITS = st.sampled_from([{"max_prior_turns": 1}, {"max_prior_turns": 2},
                           {"max_prior_turns": 3, "max_turn_bytes": 256,
                            "max_input_bytes": 1024}, {}])
 
 
+@FEW
 @given(st.one_of(topical(), conversations(12)), LIMITS)
 def test_bounded_slices_equal_the_full_history_since_the_boundary(
         implementation: str, messages: List[Dict[str, Any]], limits: Dict[str, int]) -> None:
@@ -125,6 +128,7 @@ def test_bounded_slices_equal_the_full_history_since_the_boundary(
         list(neutral_messages), signal)
 
 
+@FEW
 @given(st.one_of(topical(), conversations(12)), st.integers(0, 30),
        st.sampled_from(["lexical.1", "jaccard"]))
 def test_causal_no_later_turn_changes_an_earlier_decision(

@@ -21,6 +21,9 @@ import pytest
 
 from conftest import require_shared
 from turnsignal.cli import main
+from turnsignal.offline.segeval import run_experiment
+from turnsignal.offline.segeval.dialogues import chains_from_cases, read_cases
+from turnsignal.offline.segeval.report import render_json, render_markdown
 from turnsignal.segmentation import segment
 from turnsignal.segmentation.jaccard import message_text
 from turnsignal.sessions import Session, find_files, read_claude_code
@@ -105,3 +108,29 @@ def test_cli_output_is_content_free(folder: Path, sessions: List[Session]) -> No
     produced = out.getvalue() + err.getvalue()
     leaked = sum(1 for probe in probes if probe in produced)
     assert probes and leaked == 0, f"{leaked} typed turns appear in the output"
+
+
+def test_experiment_on_real_sessions_is_content_free(folder: Path,
+                                                     sessions: List[Session]) -> None:
+    report = run_experiment([folder], with_dialogues=False)
+    assert (report.session_files, report.sessions, len(report.skipped_files)) == (273, 272, 1)
+    assert report.transitions == 1675 - 272  # every typed turn but each session's first
+    assert sum(report.labels.values()) == 1675
+    texts = {message_text(s.messages[i]).strip()[:40] for s in sessions
+             for i in s.human_turns()}
+    produced = render_markdown(report) + render_json(report)
+    leaked = sum(1 for text in texts if len(text) >= 12 and text in produced)
+    assert leaked == 0, f"{leaked} typed turns appear in the report"
+
+
+@pytest.mark.parametrize("source, dialogues, cases", [
+    ("tiage", 500, 7302), ("multiwoz", 1983, 8760), ("mtbench101", 1193, 2278),
+    ("superdialseg", 2644, 14640)])
+def test_dialogues_rebuilt_from_real_cases(source: str, dialogues: int, cases: int) -> None:
+    """Counts from a separate script: cases grouped by ``source:split:dialogue``;
+    in these four sources every case's history is a prefix of the longest
+    one's (roles aside), so each dialogue is one chain."""
+    path = require_shared("datasets", source, "cases.jsonl.gz")
+    chains = chains_from_cases(read_cases(path))
+    assert len(chains) == dialogues
+    assert sum(len(chain.cases) for chain in chains) == cases

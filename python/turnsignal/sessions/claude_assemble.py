@@ -49,7 +49,7 @@ def parse_timestamp(value: Any) -> Optional[datetime]:
 
 def _content(record: Record) -> Any:
     message = record.data.get("message")
-    return message.get("content") if isinstance(message, Mapping) else None
+    return message.get("content") if isinstance(message, dict) else None
 
 
 def _blocks(content: Any) -> List[Any]:
@@ -61,11 +61,11 @@ def _blocks(content: Any) -> List[Any]:
 
 
 def _is_result(block: Any) -> bool:
-    return isinstance(block, Mapping) and block.get("type") == "tool_result"
+    return isinstance(block, dict) and block.get("type") == "tool_result"
 
 
 def _call_ids(blocks: Sequence[Any]) -> List[str]:
-    return [block["id"] for block in blocks if isinstance(block, Mapping)
+    return [block["id"] for block in blocks if isinstance(block, dict)
             and block.get("type") == "tool_use" and isinstance(block.get("id"), str)]
 
 
@@ -184,7 +184,7 @@ class _Assembler:
             self.event(EventKind.API_ERROR, record)
             return
         message = record.data.get("message")
-        message_id = message.get("id") if isinstance(message, Mapping) else None
+        message_id = message.get("id") if isinstance(message, dict) else None
         if not isinstance(message_id, str) or not message_id:
             message_id = None
         response = self.open
@@ -225,7 +225,7 @@ class _Assembler:
             return
         self.flush()
         meta = data.get("compactMetadata")
-        meta = meta if isinstance(meta, Mapping) else {}
+        meta = meta if isinstance(meta, dict) else {}
         trigger = meta.get("trigger") if isinstance(meta.get("trigger"), str) else None
         tokens = meta.get("preTokens")
         tokens = tokens if isinstance(tokens, int) and not isinstance(tokens, bool) else None

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 from types import MappingProxyType
-from typing import Any, Iterable, List, Mapping, Optional, Union
+from typing import Any, Iterable, List, Optional, Union
 
 from turnsignal.sessions._lines import PathLike, open_log, parse_lines
 from turnsignal.sessions.claude_assemble import AssemblyCounts, assemble, result_index
@@ -23,7 +23,7 @@ RECORD_TYPES = frozenset({"user", "assistant", "system", "summary", "progress",
 
 def looks_like_claude_code(value: Any) -> bool:
     """Whether a parsed line is a Claude Code log line (not a request body)."""
-    return (isinstance(value, Mapping) and value.get("type") in RECORD_TYPES
+    return (isinstance(value, dict) and value.get("type") in RECORD_TYPES
             and ("uuid" in value or "sessionId" in value or "leafUuid" in value
                  or "messageId" in value))
 
@@ -40,7 +40,7 @@ def read_claude_code_lines(lines: Iterable[Union[bytes, str]], *,
     objects are counted in ``stats.invalid_lines`` and skipped."""
     parsed = parse_lines(lines)
     objects = [Record(line, value) for line, value in parsed.records
-               if isinstance(value, Mapping)]
+               if isinstance(value, dict)]
     not_objects = len(parsed.records) - len(objects)
     records, duplicates = dedupe(objects)
     chains = build_chains(records)

@@ -59,7 +59,7 @@ def text_of(content: Any) -> str:
         return content
     if isinstance(content, list):
         return "".join(block.get("text") or "" for block in content
-                       if isinstance(block, Mapping) and block.get("type") == "text"
+                       if isinstance(block, dict) and block.get("type") == "text"
                        and isinstance(block.get("text"), str))
     return ""
 
@@ -79,7 +79,7 @@ def command_name(text: str) -> Optional[str]:
 
 
 def _is_injected(block: Any) -> bool:
-    return (isinstance(block, Mapping) and block.get("type") == "text"
+    return (isinstance(block, dict) and block.get("type") == "text"
             and isinstance(block.get("text"), str)
             and block["text"].lstrip().startswith(_INJECTED))
 
@@ -100,7 +100,7 @@ def _has_payload(content: Any) -> bool:
     if not isinstance(content, list):
         return False
     for block in content:
-        if not isinstance(block, Mapping):
+        if not isinstance(block, dict):
             return True  # let the decoder report it
         if block.get("type") != "text" or (block.get("text") or "").strip():
             return True
