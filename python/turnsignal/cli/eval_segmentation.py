@@ -5,9 +5,10 @@ dialogues (see docs/segmentation.md)."""
 from __future__ import annotations
 
 import argparse
-import sys
+from typing import Any
 
 from turnsignal.cli._io import fail
+from turnsignal.cli._report import write_report
 from turnsignal.errors import ConfigError
 
 
@@ -25,16 +26,16 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if bar is not None:
             bar.close()
-    render = render_json if args.json else render_markdown if args.markdown else render_text
-    sys.stdout.write(render(report).rstrip("\n") + "\n")
-    if args.plot:
-        from turnsignal.offline.segeval.plots import write_plots
-
-        try:
-            for path in write_plots(report, args.plot):
-                print(f"wrote {path}", file=sys.stderr)
-        except (RuntimeError, OSError) as error:
-            return fail(str(error))
+    status = write_report(args, report, text=render_text, markdown=render_markdown,
+                          json=render_json, plots=_write_plots)
+    if status is not None:
+        return status
     if report.sessions == 0 and not report.dialogues:
         return fail("no Claude Code session or labelled case found", 1)
     return 0
+
+
+def _write_plots(report: Any, folder: str) -> Any:
+    from turnsignal.offline.segeval.plots import write_plots
+
+    return write_plots(report, folder)
