@@ -4,7 +4,7 @@ segments, causally (no turn after the judged one is ever read)."""
 from __future__ import annotations
 
 import math
-from typing import Any, List, Optional, Sequence
+from typing import Any, List, Optional, Sequence, Tuple
 
 from turnsignal.segmentation.evaluator import HISTORY_MODES, judge_with_evaluator
 from turnsignal.segmentation.jaccard import DEFAULT_THRESHOLD, judge_with_jaccard
@@ -36,7 +36,7 @@ def segments_from(source: SegmentInput, judgements: Sequence[Judgement]) -> List
     total = len(source.messages)
     if total == 0:
         return []
-    opened = [(0, START, 1.0, None)]
+    opened: List[Tuple[int, str, float, Optional[float]]] = [(0, START, 1.0, None)]
     turns = [0]
     for judgement in judgements:
         if judgement.boundary and judgement.message > 0:

@@ -25,7 +25,7 @@ from __future__ import annotations
 from typing import AbstractSet, List, Optional, Sequence
 
 from turnsignal._overlap import jaccard, tokenize
-from turnsignal.model import BlockType, Message
+from turnsignal.model import BlockType, Message, TextBlock
 from turnsignal.segmentation.model import Judgement
 from turnsignal.sessions.model import MessageKind
 
@@ -41,7 +41,8 @@ _SPOKEN = (MessageKind.HUMAN, MessageKind.ASSISTANT)
 
 def message_text(message: Message) -> str:
     """The ``text`` blocks of a message (no reasoning, tools or media)."""
-    return "\n".join(block.text for block in message.content if block.type is BlockType.TEXT)
+    return "\n".join(block.text for block in message.content
+                     if isinstance(block, TextBlock) and block.type is BlockType.TEXT)
 
 
 def turn_tokens(messages: Sequence[Message], kinds: Sequence[MessageKind], first: int,

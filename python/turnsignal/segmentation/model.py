@@ -35,14 +35,15 @@ class Judgement(NamedTuple):
 
 
 class Segment(NamedTuple):
-    """Messages ``first`` … ``last`` (inclusive, indices into the messages).
+    """Segment ``number`` (0, 1, …): messages ``first`` … ``last`` (inclusive,
+    indices into the messages).
 
     ``reason`` and ``confidence`` are those of the boundary that opened the
     segment (``"start"`` and 1.0 for the first); ``turns`` counts the judged
     turns inside; ``started_at`` / ``ended_at`` are the timestamps of its first
     and last timestamped message when the source has them."""
 
-    index: int
+    number: int  # 0, 1, … in the conversation
     first: int
     last: int
     reason: str
@@ -58,7 +59,7 @@ class Segment(NamedTuple):
 
     def to_dict(self) -> Dict[str, Any]:
         """Content-free JSON shape (indices, reason, numbers, times)."""
-        return {"segment": self.index, "first": self.first, "last": self.last,
+        return {"segment": self.number, "first": self.first, "last": self.last,
                 "messages": self.messages, "turns": self.turns, "reason": self.reason,
                 "confidence": self.confidence, "score": self.score,
                 "started_at": _iso(self.started_at), "ended_at": _iso(self.ended_at)}

@@ -113,10 +113,10 @@ def classify_user_line(record: Mapping[str, Any], content: Any) -> UserLine:
         if record.get(flag):
             return UserLine(kind, content)
     text = text_of(content)
-    kind = _wrapper(text)
-    if kind is not None:
-        name = command_name(text) if kind is EventKind.COMMAND else None
-        return UserLine(kind, content, command=name)
+    wrapper = _wrapper(text)
+    if wrapper is not None:
+        name = command_name(text) if wrapper is EventKind.COMMAND else None
+        return UserLine(wrapper, content, command=name)
     kept, injected = _strip_injected(content)
     if not _has_payload(kept):
         return UserLine(EventKind.IDE_CONTEXT if injected else EventKind.META, content,

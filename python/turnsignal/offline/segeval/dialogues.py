@@ -62,7 +62,8 @@ def read_cases(path: Path) -> Iterable[Tuple[str, str, str, Case]]:
             parts = str(case.get("id", "")).split(":")
             if not isinstance(messages, list) or len(messages) < 2 or len(parts) < 4:
                 continue
-            source = case.get("source") if isinstance(case.get("source"), str) else parts[0]
+            named = case.get("source")
+            source = named if isinstance(named, str) else parts[0]
             yield source, parts[1], parts[2], Case(parts[1], messages,
                                                    case["label"] == "change")
 

@@ -142,9 +142,9 @@ def _seed_score(item: Transition) -> float:
 def _feature_table(transitions: Sequence[Transition], evaluators: Sequence[str]
                    ) -> List[Tuple[str, str, bool, List[float], Optional[List[bool]]]]:
     """``(name, decision, causal, boundary scores, decisions)`` per feature."""
-    values = list(zip(*(item.values for item in transitions))) if transitions else [
-        []] * len(FEATURES)
-    lexical, paths, length, tools, gap = (list(column) for column in values)
+    columns: List[List[float]] = [[item.values[i] for item in transitions]
+                                  for i in range(len(FEATURES))]
+    lexical, paths, length, tools, gap = columns
     groups = [item.session for item in transitions]
     seed_labels = [item.seed.label == NEW_TOPIC for item in transitions]
     log_gap = [math.log1p(g) for g in gap]

@@ -15,7 +15,7 @@ import json
 import re
 from typing import FrozenSet, Iterable, Sequence
 
-from turnsignal.model import BlockType, Message
+from turnsignal.model import Message, ToolCallBlock
 
 __all__ = ["mentioned_paths", "path_key", "tool_names", "tool_targets"]
 
@@ -50,7 +50,7 @@ def tool_targets(messages: Sequence[Message]) -> FrozenSet[str]:
     keys = set()
     for message in messages:
         for block in message.content:
-            if block.type is not BlockType.TOOL_CALL or not block.arguments.startswith("{"):
+            if not isinstance(block, ToolCallBlock) or not block.arguments.startswith("{"):
                 continue
             try:
                 arguments = json.loads(block.arguments)
@@ -65,4 +65,4 @@ def tool_targets(messages: Sequence[Message]) -> FrozenSet[str]:
 
 def tool_names(messages: Iterable[Message]) -> FrozenSet[str]:
     return frozenset(block.name for message in messages for block in message.content
-                     if block.type is BlockType.TOOL_CALL)
+                     if isinstance(block, ToolCallBlock))
