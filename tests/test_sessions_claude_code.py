@@ -263,9 +263,19 @@ def test_sidechains_are_kept_apart() -> None:
 def test_undecodable_content_is_counted() -> None:
     w = basic_session()
     w.user(["not a block"])
+    w.line("assistant", message="not a message")
     session = read(w)
-    assert session.stats.undecodable_records == 1
+    assert session.stats.undecodable_records == 2
     assert len(session.messages) == 6
+
+
+def test_a_cycle_in_the_chain_ends_the_walk() -> None:
+    w = SessionWriter()
+    first = w.user("Explain the retry policy of the uploader")
+    second = w.assistant(text("It retries three times."), message_id="m1")
+    first["parentUuid"] = second["uuid"]
+    session = read(w)
+    assert kinds(session) == ["human", "assistant"]
 
 
 def test_records_by_type_and_other_lines() -> None:

@@ -184,7 +184,10 @@ class _Assembler:
             self.event(EventKind.API_ERROR, record)
             return
         message = record.data.get("message")
-        message_id = message.get("id") if isinstance(message, dict) else None
+        if not isinstance(message, dict):
+            self.counts.undecodable += 1
+            return
+        message_id = message.get("id")
         if not isinstance(message_id, str) or not message_id:
             message_id = None
         response = self.open
