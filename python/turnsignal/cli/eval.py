@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 from typing import Any
 
 from turnsignal.cli._io import fail
-from turnsignal.cli._report import write_report
 from turnsignal.errors import ConfigError
 from turnsignal.offline.eval import evaluate_dataset
 from turnsignal.offline.report import render_json, render_markdown, render_text
@@ -60,14 +60,14 @@ def run(args: argparse.Namespace) -> int:
                                   jobs=args.jobs)
     except (ConfigError, OSError, ValueError) as error:
         return fail(str(error))
-    status = write_report(args, report, text=render_text, markdown=render_markdown,
-                          json=render_json, plots=_write_plots)
-    if status is not None:
-        return status
+    render = render_json if args.json else render_markdown if args.markdown else render_text
+    sys.stdout.write(render(report).rstrip("\n") + "\n")
+    if args.plot:
+        from turnsignal.offline.plots import write_plots
+
+        try:
+            for path in write_plots(report, args.plot):
+                print(f"wrote {path}", file=sys.stderr)
+        except (RuntimeError, OSError) as error:
+            return fail(str(error))
     return fail("no labelled case found", 1) if report.cases == 0 else 0
-
-
-def _write_plots(report: Any, folder: str) -> Any:
-    from turnsignal.offline.plots import write_plots
-
-    return write_plots(report, folder)
