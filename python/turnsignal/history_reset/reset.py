@@ -116,9 +116,7 @@ class HistoryReset:
             gate, provenance = self._decide(request, evaluation, format)
             if gate is not None or provenance is None:
                 return _kept(request, gate or ResetGate.NOT_FROM_REQUEST)
-            items = items_of(request, provenance.format)
-            view = FORMATS[provenance.format].view(request, items)
-            return self._remove(request, provenance.format, items, view, _live_start(view))
+            return self._remove(request, provenance.format, items_of(request, provenance.format))
         except Exception:
             if self.on_error == "raise":
                 raise
@@ -192,12 +190,18 @@ class HistoryReset:
         return None, provenance
 
     # -- gates 10–11 and the removal ---------------------------------------------
-    def _remove(self, request: Any, format: str, items: Any, view: View,
-                live: Optional[int], basis: str = BASIS_REQUEST) -> ResetOutcome:
+    def _remove(self, request: Any, format: str, items: Any, view: Optional[View] = None,
+                live: Optional[int] = None, basis: str = BASIS_REQUEST) -> ResetOutcome:
+        """Gates 10 and 11, then the new request. ``live`` is the first item
+        of the turn to keep (default: the final item, which must start a turn)."""
         wire = FORMATS[format]
-        if live is None:
-            return _kept(request, ResetGate.WOULD_BE_INVALID, basis)
         try:
+            if view is None:
+                view = wire.view(request, items)
+            if live is None:
+                live = _live_start(view)
+            if live is None:
+                raise Unsafe("the live turn is not a user turn")
             found = plan(view, live)
         except Unsafe:
             return _kept(request, ResetGate.WOULD_BE_INVALID, basis)
