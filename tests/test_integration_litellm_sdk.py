@@ -134,6 +134,7 @@ def test_a_failure_inside_turnsignal_never_fails_the_call(
             model="openai/small", api_base=stub.base_url, api_key="sk-upstream",
             messages=[{"role": "user", "content": CHANGE}]))
     assert response.choices[0].message.content == "ok"
+    assert recorded(sdk)["turnsignal"] == {"error": "internal", "type": "RuntimeError"}
     ours = [r for r in caplog.records if r.name == "turnsignal"]
     assert [r.getMessage() for r in ours] == ["turnsignal_litellm_hook_failed"]
     assert ours[0].error_type == "RuntimeError"

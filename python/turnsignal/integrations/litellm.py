@@ -29,7 +29,8 @@ alone — it:
 
 It never raises into LiteLLM: a request turnsignal cannot decode is passed on
 unchanged with ``{"error": "wire_format", "path": ...}`` recorded, anything
-else unexpected with ``{"error": "internal", "type": ...}``. It never blocks
+else unexpected with ``{"error": "internal", "type": ...}`` (and a warning on
+the ``turnsignal`` logger naming the exception type only). It never blocks
 the event loop on a large request: requests of at most ``inline_items``
 items and ``inline_chars`` characters of text are evaluated inline (well
 under a millisecond), larger ones on a worker thread of its own pool, and
@@ -158,8 +159,7 @@ class TurnsignalLogger(_custom_logger.CustomLogger):  # type: ignore[misc]
                 await self._route(data, verdict, user_api_key_dict)
             self._apply(data, format, verdict, copy_metadata=False)
         except Exception as error:  # never fail the proxied request
-            _log.warning("turnsignal_litellm_hook_failed",
-                         extra={"error_type": type(error).__name__})
+            _failed(data, format, error, copy_metadata=False)
         return data
 
     async def async_pre_call_deployment_hook(self, kwargs: Dict[str, Any],
@@ -174,9 +174,7 @@ class TurnsignalLogger(_custom_logger.CustomLogger):  # type: ignore[misc]
             verdict = await self._verdict(kwargs, format)
             self._apply(kwargs, format, verdict, copy_metadata=True)
         except Exception as error:
-            _log.warning("turnsignal_litellm_hook_failed",
-                         extra={"error_type": type(error).__name__})
-            return None
+            _failed(kwargs, format, error, copy_metadata=True)
         return kwargs
 
     # -- the work ----------------------------------------------------------------
@@ -234,8 +232,17 @@ class TurnsignalLogger(_custom_logger.CustomLogger):  # type: ignore[misc]
         if outcome is not None and outcome.applied:
             key = _ITEMS[format]
             data[key] = outcome.request[key]
-        field = "litellm_metadata" if format != "openai" else "metadata"
-        _record(data, field, verdict.record, copy_metadata)
+        _record(data, format, verdict.record, copy_metadata)
+
+
+def _failed(data: dict, format: str, error: Exception, copy_metadata: bool) -> None:
+    """Log (by type: the message could quote the request) and record the failure."""
+    _log.warning("turnsignal_litellm_hook_failed", extra={"error_type": type(error).__name__})
+    try:
+        _record(data, format, {"error": "internal", "type": type(error).__name__},
+                copy_metadata)
+    except Exception:
+        pass  # the metadata itself is unusable: the request still goes on
 
 
 def _record_of(evaluation: Any) -> Dict[str, Any]:
@@ -246,9 +253,11 @@ def _record_of(evaluation: Any) -> Dict[str, Any]:
     return {"format": evaluation.format, "topic_continuity": evaluation.to_dict()}
 
 
-def _record(data: dict, field: str, record: Dict[str, Any], copy_metadata: bool) -> None:
-    """Put ``record`` under ``data[field]["spend_logs_metadata"]["turnsignal"]``,
-    keeping every other key; a value of the wrong type is never replaced."""
+def _record(data: dict, format: str, record: Dict[str, Any], copy_metadata: bool) -> None:
+    """Put ``record`` under ``data[field]["spend_logs_metadata"]["turnsignal"]``
+    (``field``: LiteLLM's metadata on this route), keeping every other key; a
+    value of the wrong type is never replaced."""
+    field = "litellm_metadata" if format != "openai" else "metadata"
     container = data.get(field)
     if container is None:
         container = {}
