@@ -14,7 +14,7 @@ import copy
 from typing import Any, Dict, List, Optional
 
 import pytest
-from hypothesis import event, given
+from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 import turnsignal
@@ -27,40 +27,37 @@ from turnsignal.model import starts_turn
 RESET = HistoryReset()
 
 
-def _is_instruction(item: Any, format: str) -> bool:
-    return not turnsignal.decode([item], format).messages and bool(
-        turnsignal.decode([item], format).instructions)
+class Shape:
+    """Per wire item, read by turnsignal's decoder one item at a time (not by
+    the reset's own scanner): instruction or not, starts a user turn or not."""
 
+    def __init__(self, request: Dict[str, Any], format: str) -> None:
+        self.request, self.format = request, format
+        self.wire = items(request, format)
+        decoded = [turnsignal.decode([item], format) for item in self.wire]
+        self.instruction = [not d.messages and bool(d.instructions) for d in decoded]
+        self.starts = [not self.instruction[i] and any(starts_turn(m) for m in d.messages)
+                       for i, d in enumerate(decoded)]
+        self.turn_starts = [i for i, start in enumerate(self.starts) if start]
 
-def _starts(item: Any, format: str) -> bool:
-    return any(starts_turn(message) for message in turnsignal.decode([item], format).messages)
+    @property
+    def live(self) -> int:
+        return self.turn_starts[-1]
 
+    def with_cut(self, cut: int) -> Dict[str, Any]:
+        new = dict(self.request)
+        new["input" if self.format == "responses" else "messages"] = [
+            item for index, item in enumerate(self.wire)
+            if index >= cut or self.instruction[index]]
+        return new
 
-def _with_cut(request: Dict[str, Any], format: str, cut: int) -> Dict[str, Any]:
-    wire = items(request, format)
-    kept = [item for index, item in enumerate(wire)
-            if index >= cut or _is_instruction(item, format)]
-    new = dict(request)
-    new["input" if format == "responses" else "messages"] = kept
-    return new
-
-
-def _expected_cut(request: Dict[str, Any], format: str, live: int) -> Optional[int]:
-    """The latest turn start (never the first turn: something must go) whose
-    cut leaves a request the provider accepts, found by trying each."""
-    wire = items(request, format)
-    starts = [index for index, item in enumerate(wire)
-              if not _is_instruction(item, format) and _starts(item, format)]
-    for cut in reversed([start for start in starts[1:] if start <= live]):
-        if valid(_with_cut(request, format, cut), format):
-            return cut
-    return None
-
-
-def _live_start(request: Dict[str, Any], format: str) -> int:
-    wire = items(request, format)
-    return max(index for index, item in enumerate(wire)
-               if not _is_instruction(item, format) and _starts(item, format))
+    def expected_cut(self, live: int) -> Optional[int]:
+        """The latest turn start (never the first turn: something must go)
+        whose cut leaves a request the provider accepts, found by trying each."""
+        for cut in reversed([start for start in self.turn_starts[1:] if start <= live]):
+            if valid(self.with_cut(cut), self.format):
+                return cut
+        return None
 
 
 def _first_failing_gate(result: turnsignal.TopicContinuityResult) -> Optional[ResetGate]:
@@ -73,30 +70,29 @@ def _first_failing_gate(result: turnsignal.TopicContinuityResult) -> Optional[Re
     return None
 
 
-def _check(request: Dict[str, Any], format: str, signal: TopicContinuity,
-           outcome: turnsignal.ResetOutcome, live: int, gate: Optional[ResetGate]) -> None:
+def _check(shape: Shape, signal: TopicContinuity, outcome: turnsignal.ResetOutcome,
+           live: int, gate: Optional[ResetGate]) -> None:
+    request, format = shape.request, shape.format
     event(f"{format}: {outcome.gate.value}, kept prior turns: {outcome.kept_prior_turns > 0}")
     if gate is not None:
         assert outcome.gate is gate and not outcome.applied
         assert outcome.request is request and outcome.removed_messages == 0
         return
-    cut = _expected_cut(request, format, live)
+    cut = shape.expected_cut(live)
     if cut is None:
         assert not outcome.applied
         assert outcome.gate in (ResetGate.NOTHING_TO_REMOVE, ResetGate.WOULD_BE_INVALID)
         assert outcome.request is request
         return
-    expected = _with_cut(request, format, cut)
     assert outcome.applied and outcome.gate is ResetGate.APPLIED
-    assert outcome.request == expected
+    assert outcome.request == shape.with_cut(cut)
     assert valid(outcome.request, format)
-    kept, wire = items(outcome.request, format), items(request, format)
-    assert all(any(item is original for original in wire) for item in kept)  # shared, not copied
-    assert outcome.removed_messages == len(wire) - len(kept)
-    starts = [i for i, item in enumerate(wire)
-              if not _is_instruction(item, format) and _starts(item, format)]
-    assert outcome.removed_turns == sum(1 for start in starts if start < cut)
-    assert outcome.kept_prior_turns == sum(1 for start in starts if cut <= start < live)
+    kept = items(outcome.request, format)
+    assert all(any(item is original for original in shape.wire) for item in kept)  # shared
+    assert outcome.removed_messages == len(shape.wire) - len(kept)
+    assert outcome.removed_turns == sum(1 for start in shape.turn_starts if start < cut)
+    assert outcome.kept_prior_turns == sum(1 for start in shape.turn_starts
+                                           if cut <= start < live)
     _check_reevaluation(outcome, format, signal)
 
 
@@ -118,11 +114,12 @@ def test_apply(format: str, implementation: str, events: List[Any], data: Any) -
     evaluation = signal.evaluate(request, format)
     outcome = RESET.apply(request, evaluation, data.draw(st.sampled_from(["auto", format])))
     assert request == before  # the caller's request is never changed
-    _check(request, format, signal, outcome, _live_start(request, format),
-           _first_failing_gate(evaluation.results[0]))
+    shape = Shape(request, format)
+    _check(shape, signal, outcome, shape.live, _first_failing_gate(evaluation.results[0]))
 
 
 @pytest.mark.parametrize("format", FORMATS)
+@settings(max_examples=500)  # each example evaluates the request three times
 @given(events=conversation(live_kind="tool"))
 def test_apply_turn_decides_on_the_opening(format: str, implementation: str,
                                            events: List[Any]) -> None:
@@ -131,17 +128,18 @@ def test_apply_turn_decides_on_the_opening(format: str, implementation: str,
     signal = TopicContinuity(implementation=implementation)
     outcome = RESET.apply_turn(request, signal, format)
     assert request == before
-    live = _live_start(request, format)
+    shape = Shape(request, format)
     opening = dict(request)
-    opening["input" if format == "responses" else "messages"] = items(request, format)[:live + 1]
+    opening["input" if format == "responses" else "messages"] = shape.wire[:shape.live + 1]
     gate = _first_failing_gate(signal.evaluate(opening, format).results[0])
     if outcome.basis == "turn_opening":
-        _check(request, format, signal, outcome, live, gate)
+        _check(shape, signal, outcome, shape.live, gate)
     else:  # the live turn is not a valid tool exchange: decided as apply() would
         assert not outcome.applied
 
 
 @pytest.mark.parametrize("format", FORMATS)
+@settings(max_examples=200)  # cheap to check, costly to generate: two conversations
 @given(first=conversation(), second=conversation())
 def test_an_evaluation_of_another_request_is_refused(format: str, implementation: str,
                                                      first: List[Any],
