@@ -119,7 +119,7 @@ def test_apply(format: str, implementation: str, events: List[Any], data: Any) -
 
 
 @pytest.mark.parametrize("format", FORMATS)
-@settings(max_examples=500)  # each example evaluates the request three times
+@settings(max_examples=settings.default.max_examples // 2)  # three evaluations each
 @given(events=conversation(live_kind="tool"))
 def test_apply_turn_decides_on_the_opening(format: str, implementation: str,
                                            events: List[Any]) -> None:
@@ -139,7 +139,7 @@ def test_apply_turn_decides_on_the_opening(format: str, implementation: str,
 
 
 @pytest.mark.parametrize("format", FORMATS)
-@settings(max_examples=200)  # cheap to check, costly to generate: two conversations
+@settings(max_examples=settings.default.max_examples // 5)  # generation dominates
 @given(first=conversation(), second=conversation())
 def test_an_evaluation_of_another_request_is_refused(format: str, implementation: str,
                                                      first: List[Any],

@@ -156,7 +156,7 @@ def test_an_orphan_is_never_hidden_when_nothing_is_reset(signal: TopicContinuity
     assert HistoryResetMiddleware(signal).before_model(state, None) is None
 
 
-@settings(max_examples=150)
+@settings(max_examples=min(150, settings.default.max_examples))
 @given(events=conversation())
 def test_middleware_never_leaves_an_invalid_history(implementation: str,
                                                     events: List[Any]) -> None:
