@@ -14,18 +14,16 @@ from turnsignal.history_reset.view import (
     ASSISTANT,
     INSTRUCTION,
     TOOL,
-    USER,
     Item,
     Unsafe,
     call_id,
     role_name,
+    user_message,
 )
 
 __all__ = ["scan_item", "valid"]
 
 _INSTRUCTION = Item(INSTRUCTION)
-_USER_TURN = Item(USER, True)
-_USER_EMPTY = Item(USER)
 _ASSISTANT = Item(ASSISTANT)
 
 
@@ -40,12 +38,7 @@ def _calls(message: Any) -> Item:
 def scan_item(message: Any) -> Item:
     role = role_name(message)
     if role == "user":
-        # The decoder's rule: a string (even "") is one text block, a list one
-        # block per part; no content is no block, and no turn.
-        content = message.get("content")
-        if isinstance(content, str) or (isinstance(content, (list, tuple)) and content):
-            return _USER_TURN
-        return _USER_EMPTY
+        return user_message(message.get("content"))
     if role == "assistant":
         return _calls(message)
     if role == "tool":

@@ -24,13 +24,13 @@ from turnsignal.history_reset.view import (
     Unsafe,
     call_id,
     role_name,
+    user_message,
 )
 
 __all__ = ["check_top", "scan_item", "valid"]
 
 _INSTRUCTION = Item(INSTRUCTION)
 _USER_TURN = Item(USER, True)
-_USER_EMPTY = Item(USER)
 _ASSISTANT = Item(ASSISTANT)
 #: Calls answered by an output item. Hosted tools (``web_search_call``,
 #: ``mcp_call``, ...) carry their result inside the call item: no pairing.
@@ -43,10 +43,7 @@ def _message(item: Any) -> Item:
     if role in ("system", "developer"):
         return _INSTRUCTION
     if role == "user":
-        content = item.get("content")
-        if isinstance(content, str) or (isinstance(content, (list, tuple)) and content):
-            return _USER_TURN
-        return _USER_EMPTY
+        return user_message(item.get("content"))
     if role == "assistant":
         return _ASSISTANT
     raise Unsafe("role")

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any, Callable, List, NamedTuple, Sequence, Tuple
 
 __all__ = ["ASSISTANT", "CALL", "INSTRUCTION", "OUTPUT", "TOOL", "USER", "Item", "Unsafe",
-           "View", "call_id", "role_name"]
+           "View", "call_id", "role_name", "user_message"]
 
 # Item kinds. Chat formats use USER / ASSISTANT / TOOL; Responses adds CALL and
 # OUTPUT items, which stand on their own next to messages.
@@ -62,6 +62,19 @@ def role_name(item: Any) -> str:
     if not isinstance(role, str):
         raise Unsafe("role")
     return role.strip().lower()
+
+
+_USER_TURN = Item(USER, True)
+_USER_EMPTY = Item(USER)
+
+
+def user_message(content: Any) -> Item:
+    """A user message of OpenAI Chat or Responses. The decoders' rule: a
+    string (even "") is one text block, a list one block per part; no content
+    is no block, and no turn."""
+    if isinstance(content, str) or (isinstance(content, (list, tuple)) and content):
+        return _USER_TURN
+    return _USER_EMPTY
 
 
 def call_id(value: Any) -> str:
