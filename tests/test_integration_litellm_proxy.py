@@ -191,6 +191,28 @@ def test_anthropic_messages(live: Proxy) -> None:
     assert shipped(live)[-1]["metadata"]["spend_logs_metadata"] == spend
 
 
+def test_anthropic_tool_pairs_survive_the_reset(live: Proxy) -> None:
+    # The live message answers the previous turn's tool_use: that turn stays,
+    # and the upstream (which rejects broken pairing) accepts what is sent.
+    messages = [
+        {"role": "user", "content": "Fix parse_config in config_loader.go"},
+        {"role": "assistant", "content": "Done: it accepts trailing commas."},
+        {"role": "user", "content": "Check the tests of config_loader.go"},
+        {"role": "assistant", "content": [
+            {"type": "tool_use", "id": "toolu_1", "name": "run_tests", "input": {}}]},
+        {"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": "toolu_1", "content": "12 passed"},
+            {"type": "text", "text": CHANGE}]},
+    ]
+    response = live.post("/v1/messages", {"model": "claude", "max_tokens": 32,
+                                          "messages": messages})
+    assert response.status_code == 200, response.text
+    assert live.stub.bodies("messages")[-1]["messages"] == messages[2:]
+    record = spied(live)[-1]["standard_logging_object"]["metadata"]["spend_logs_metadata"][
+        "turnsignal"]
+    assert record["reset"]["kept_prior_turns"] == 1
+
+
 def test_responses(live: Proxy) -> None:
     secret = f"SECRET_{uuid.uuid4().hex}"
     caller_metadata = {"caller": "sent upstream as is"}
