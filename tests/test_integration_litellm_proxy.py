@@ -133,18 +133,36 @@ def history(secret: str, live_text: str = CHANGE) -> List[Dict[str, Any]]:
     ]
 
 
-def spied(proxy: Proxy, count: int = 1) -> List[Dict[str, Any]]:
-    events = eventually(lambda: len(proxy.callbacks.spy.events) >= count
-                        and proxy.callbacks.spy.events)
-    assert events, "LiteLLM logged nothing"
-    return events
+def _call_id(response: Any) -> str:
+    call_id = response.headers.get("x-litellm-call-id")
+    assert call_id, "LiteLLM answered without a call id"
+    return call_id
 
 
-def shipped(proxy: Proxy) -> List[Dict[str, Any]]:
-    """What LiteLLM's built-in generic API logger posted (one batch per event)."""
-    batches = eventually(lambda: proxy.stub.bodies("logs"))
-    assert batches, "the built-in logger posted nothing"
-    return [payload for batch in batches for payload in batch]
+def spied(proxy: Proxy, response: Any) -> Dict[str, Any]:
+    """What LiteLLM handed its loggers for this response (events arrive after
+    the response, and a previous test's may still be arriving)."""
+    call_id = _call_id(response)
+    event = eventually(lambda: next(
+        (e for e in list(proxy.callbacks.spy.events)
+         if e["standard_logging_object"]["litellm_call_id"] == call_id), None))
+    assert event, "LiteLLM logged nothing for this call"
+    return event
+
+
+def recorded(proxy: Proxy, response: Any) -> Dict[str, Any]:
+    return spied(proxy, response)["standard_logging_object"]["metadata"][
+        "spend_logs_metadata"]["turnsignal"]
+
+
+def shipped(proxy: Proxy, response: Any) -> Dict[str, Any]:
+    """What LiteLLM's built-in generic API logger posted for this response."""
+    call_id = _call_id(response)
+    payload = eventually(lambda: next(
+        (p for batch in proxy.stub.bodies("logs") for p in batch
+         if p.get("litellm_call_id") == call_id), None))
+    assert payload, "the built-in logger posted nothing for this call"
+    return payload
 
 
 def check_record(record: Dict[str, Any], format: str, secret: str) -> None:
@@ -168,11 +186,11 @@ def test_chat_completions(live: Proxy) -> None:
     upstream = live.stub.bodies("chat/completions")[-1]
     assert [m["role"] for m in upstream["messages"]] == ["system", "user"]
     assert secret not in json.dumps(upstream)
-    event = spied(live)[-1]
+    event = spied(live, response)
     spend = event["standard_logging_object"]["metadata"]["spend_logs_metadata"]
     assert spend["team"] == "billing"
     check_record(spend["turnsignal"], "openai", secret)
-    assert shipped(live)[-1]["metadata"]["spend_logs_metadata"] == spend
+    assert shipped(live, response)["metadata"]["spend_logs_metadata"] == spend
     assert event["spend_log"]["metadata"]  # the row LiteLLM writes to its spend logs
     row = json.loads(event["spend_log"]["metadata"])
     assert row["spend_logs_metadata"]["turnsignal"] == spend["turnsignal"]
@@ -186,9 +204,9 @@ def test_anthropic_messages(live: Proxy) -> None:
     upstream = live.stub.bodies("messages")[-1]
     assert [m["role"] for m in upstream["messages"]] == ["user"]
     assert upstream["system"] == "Be brief."
-    spend = spied(live)[-1]["standard_logging_object"]["metadata"]["spend_logs_metadata"]
+    spend = spied(live, response)["standard_logging_object"]["metadata"]["spend_logs_metadata"]
     check_record(spend["turnsignal"], "anthropic", secret)
-    assert shipped(live)[-1]["metadata"]["spend_logs_metadata"] == spend
+    assert shipped(live, response)["metadata"]["spend_logs_metadata"] == spend
 
 
 def test_anthropic_tool_pairs_survive_the_reset(live: Proxy) -> None:
@@ -208,9 +226,7 @@ def test_anthropic_tool_pairs_survive_the_reset(live: Proxy) -> None:
                                           "messages": messages})
     assert response.status_code == 200, response.text
     assert live.stub.bodies("messages")[-1]["messages"] == messages[2:]
-    record = spied(live)[-1]["standard_logging_object"]["metadata"]["spend_logs_metadata"][
-        "turnsignal"]
-    assert record["reset"]["kept_prior_turns"] == 1
+    assert recorded(live, response)["reset"]["kept_prior_turns"] == 1
 
 
 def test_responses(live: Proxy) -> None:
@@ -223,9 +239,9 @@ def test_responses(live: Proxy) -> None:
     upstream = live.stub.bodies("responses")[-1]
     assert upstream["input"] == history(secret)[-1:]
     assert upstream["metadata"] == caller_metadata  # the provider's field: never written
-    spend = spied(live)[-1]["standard_logging_object"]["metadata"]["spend_logs_metadata"]
+    spend = spied(live, response)["standard_logging_object"]["metadata"]["spend_logs_metadata"]
     check_record(spend["turnsignal"], "responses", secret)
-    assert shipped(live)[-1]["metadata"]["spend_logs_metadata"] == spend
+    assert shipped(live, response)["metadata"]["spend_logs_metadata"] == spend
 
 
 def test_routes_agentic_requests_to_the_routed_model(live: Proxy) -> None:
@@ -234,8 +250,7 @@ def test_routes_agentic_requests_to_the_routed_model(live: Proxy) -> None:
                                                "tools": TOOLS})
     assert response.status_code == 200, response.text
     assert live.stub.bodies("chat/completions")[-1]["model"] == "strong-upstream"
-    record = spied(live)[-1]["standard_logging_object"]["metadata"]["spend_logs_metadata"][
-        "turnsignal"]
+    record = recorded(live, response)
     assert record["routed_model"] == "strong" and record["route"]["name"] == "agentic"
     assert record["reset"]["gate"] == "not_change"
     assert len(live.stub.bodies("chat/completions")[-1]["messages"]) == 3
@@ -249,8 +264,7 @@ def test_a_route_to_a_model_the_proxy_does_not_serve_is_refused(live: Proxy) -> 
                                                "messages": history("x", "and the tests?")})
     assert response.status_code == 200, response.text
     assert live.stub.bodies("chat/completions")[-1]["model"] == "small-upstream"
-    record = spied(live)[-1]["standard_logging_object"]["metadata"]["spend_logs_metadata"][
-        "turnsignal"]
+    record = recorded(live, response)
     assert record["route_refused"] == "model_unknown" and "routed_model" not in record
 
 
@@ -280,8 +294,7 @@ def test_a_tool_loop_keeps_the_reset_on_every_call(live: Proxy) -> None:
     assert [m["role"] for m in upstream[0]["messages"]] == ["system", "user"]
     assert [m["role"] for m in upstream[1]["messages"]] == ["system", "user", "assistant",
                                                             "tool"]
-    records = [e["standard_logging_object"]["metadata"]["spend_logs_metadata"]["turnsignal"]
-               for e in spied(live, 2)]
+    records = [recorded(live, response) for response in (first, second)]
     assert [r["reset"]["basis"] for r in records] == ["request", "turn_opening"]
     assert records[1]["topic_continuity"]["results"][0]["reason"] == \
         "continuation_tool_exchange"
@@ -310,7 +323,7 @@ def test_large_requests_are_evaluated_off_the_event_loop(live: Proxy) -> None:
 def test_embeddings_are_not_conversations(live: Proxy) -> None:
     response = live.post("/embeddings", {"model": "embedder", "input": "hello"})
     assert response.status_code == 200, response.text
-    metadata = spied(live)[-1]["standard_logging_object"]["metadata"]
+    metadata = spied(live, response)["standard_logging_object"]["metadata"]
     assert "turnsignal" not in (metadata.get("spend_logs_metadata") or {})
 
 
@@ -318,6 +331,5 @@ def test_a_request_turnsignal_cannot_read_still_gets_its_answer(live: Proxy) -> 
     messages = [{"role": "user", "content": [{"type": "text", "text": 42}]}]
     response = live.post("/chat/completions", {"model": "small", "messages": messages})
     assert response.status_code == 200, response.text
-    record = spied(live)[-1]["standard_logging_object"]["metadata"]["spend_logs_metadata"][
-        "turnsignal"]
-    assert record == {"error": "wire_format", "path": "messages[0].content[0].text"}
+    assert recorded(live, response) == {"error": "wire_format",
+                                        "path": "messages[0].content[0].text"}
