@@ -8,6 +8,7 @@ pub mod bytemask;
 pub mod charclass;
 pub mod entities;
 pub mod fused;
+#[rustfmt::skip]
 pub mod lexicon;
 pub mod masking;
 pub mod phrases;
@@ -23,6 +24,8 @@ pub mod terms;
 mod python;
 #[cfg(feature = "python")]
 mod python_facts;
+#[cfg(feature = "python")]
+mod python_lexical2;
 
 pub use charclass::lowercase;
 pub use entities::{entities, entity_set};

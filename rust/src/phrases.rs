@@ -4,8 +4,8 @@ use std::sync::OnceLock;
 
 use crate::charclass::{self, DIGIT, LETTER};
 use crate::lexicon::{
-    ACK, ACK_MAX_TOKENS, CHANGE, CHANGE_WINDOW, NEGATION, NEGATION_LOOKBACK, STRONG, WEAK,
-    WEAK_WINDOW,
+    ACKNOWLEDGEMENT, CHANGE_LEADING_WINDOW, CHANGE_MARKER, MAX_ACK_TOKENS, NEGATION,
+    NEGATION_LOOKBACK, STRONG_REFERENCE, WEAK_REFERENCE, WEAK_REFERENCE_WINDOW,
 };
 use crate::masking::{masked_ranges, unmasked_runs};
 use crate::quotes::single_quote_spans;
@@ -37,7 +37,13 @@ static LEXICONS: OnceLock<Lexicons> = OnceLock::new();
 
 fn build_lexicons() -> Lexicons {
     let mut words = StrSet::new();
-    for list in [STRONG, WEAK, ACK, CHANGE, NEGATION] {
+    for list in [
+        STRONG_REFERENCE,
+        WEAK_REFERENCE,
+        ACKNOWLEDGEMENT,
+        CHANGE_MARKER,
+        NEGATION,
+    ] {
         for phrase in list {
             for w in phrase.split(' ') {
                 words.insert(w);
@@ -53,7 +59,7 @@ fn build_lexicons() -> Lexicons {
     }
     let mut flags = vec![0u8; n];
     let id = |w: &str| words.find(w).map_or(NO_WORD, |i| i as u32);
-    for w in WEAK {
+    for w in WEAK_REFERENCE {
         if let Some(i) = words.find(w) {
             flags[i] |= IS_WEAK;
         }
@@ -71,7 +77,11 @@ fn build_lexicons() -> Lexicons {
         }
         Lexicon { by_first }
     };
-    let (strong, ack, change) = (lex(STRONG), lex(ACK), lex(CHANGE));
+    let (strong, ack, change) = (
+        lex(STRONG_REFERENCE),
+        lex(ACKNOWLEDGEMENT),
+        lex(CHANGE_MARKER),
+    );
     Lexicons {
         len_by_first,
         flags,
@@ -425,7 +435,7 @@ pub fn phrase_flags<S: AsRef<str>>(segments: &[S]) -> PhraseFlags {
         }
         let a = leading_acks(t, &lex.ack);
         if j == 0 {
-            f.weak_reference = t[a..t.len().min(a + WEAK_WINDOW)]
+            f.weak_reference = t[a..t.len().min(a + WEAK_REFERENCE_WINDOW)]
                 .iter()
                 .any(|tok| has_flag(lex, tok, IS_WEAK));
         }
@@ -443,7 +453,7 @@ pub fn phrase_flags<S: AsRef<str>>(segments: &[S]) -> PhraseFlags {
             let negated = t[i.saturating_sub(NEGATION_LOOKBACK)..i]
                 .iter()
                 .any(|tok| has_flag(lex, tok, IS_NEGATION));
-            let clean = j == 0 && i >= a && i - a < CHANGE_WINDOW && !negated && {
+            let clean = j == 0 && i >= a && i - a < CHANGE_LEADING_WINDOW && !negated && {
                 let sq = spans.get_or_insert_with(|| single_quote_spans(seg));
                 !in_spans(sq, t[i].offset)
             };
@@ -454,7 +464,7 @@ pub fn phrase_flags<S: AsRef<str>>(segments: &[S]) -> PhraseFlags {
             }
         }
     }
-    f.acknowledgement = all_acks && (1..=ACK_MAX_TOKENS).contains(&total);
+    f.acknowledgement = all_acks && (1..=MAX_ACK_TOKENS).contains(&total);
     f.change_marker = any_clean && !f.marker_ambiguous;
     f
 }

@@ -298,5 +298,6 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(analyze_live, m)?)?;
     m.add_function(wrap_pyfunction!(score_prior, m)?)?;
     m.add_function(wrap_pyfunction!(crate::python_facts::count_facts, m)?)?;
+    m.add_function(wrap_pyfunction!(crate::python_lexical2::lexicons, m)?)?;
     Ok(())
 }
