@@ -53,12 +53,22 @@ def _check_section(name: str, section: Any) -> None:
                                    "words separated by single spaces")
         if len(set(items)) != len(items):
             raise LexiconError(f"[{name}.lists] {list_name} has a duplicate")
+    for rule_name, rules in section.get("rules", {}).items():
+        if not isinstance(rules, list) or not all(_is_rule(rule) for rule in rules):
+            raise LexiconError(f"[{name}.rules] {rule_name} must be a list of "
+                               "[suffix, replacement, minimum length]")
     for const, value in section.get("constants", {}).items():
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise LexiconError(f"[{name}.constants] {const} must be a number")
     for list_name in section.get("rust_membership", {}):
         if list_name not in section.get("lists", {}):
             raise LexiconError(f"[{name}] rust_membership names no list {list_name!r}")
+
+
+def _is_rule(rule: Any) -> bool:
+    return (isinstance(rule, list) and len(rule) == 3 and isinstance(rule[0], str)
+            and isinstance(rule[1], str) and isinstance(rule[2], int)
+            and not isinstance(rule[2], bool) and rule[0] != "" and rule[2] >= 0)
 
 
 def _literal(text: str) -> str:
@@ -89,6 +99,10 @@ def render_python(section: Dict[str, Any]) -> str:
         out += ["", f"{name.upper()}: Tuple[str, ...] = ("]
         out += _packed((_literal(i) for i in items), "    ")
         out.append(")")
+    for name, rules in section.get("rules", {}).items():
+        out += ["", f"{name.upper()}: Tuple[Tuple[str, str, int], ...] = ("]
+        out += _packed((f"({_literal(a)}, {_literal(b)}, {n})" for a, b, n in rules), "    ")
+        out.append(")")
     constants = section.get("constants", {})
     if constants:
         out.append("")
@@ -107,6 +121,13 @@ def render_rust(section: Dict[str, Any]) -> str:
         out.append(f"pub const {name.upper()}: &[&str] = &[")
         out += _packed((_literal(i) for i in items), "    ")
         out += ["];", ""]
+    if section.get("rules"):
+        out += ["/// A suffix rule of the stemmer: (suffix, replacement, minimum stem length).",
+                "pub type SuffixRule = (&'static str, &'static str, usize);", ""]
+    for name, rules in section.get("rules", {}).items():
+        out.append(f"pub const {name.upper()}: &[SuffixRule] = &[")
+        out += _packed((f"({_literal(a)}, {_literal(b)}, {n})" for a, b, n in rules), "    ")
+        out += ["];", ""]
     out.append("/// Every list by its name in the data file.")
     out.append("pub const ALL_LISTS: &[(&str, &[&str])] = &[")
     out += [f"    ({_literal(name)}, {name.upper()})," for name in section.get("lists", {})]
@@ -117,7 +138,14 @@ def render_rust(section: Dict[str, Any]) -> str:
     if constants:
         out += ["", "/// Every constant by its name in the data file.",
                 "pub const ALL_CONSTANTS: &[(&str, f64)] = &["]
-        out += [f"    ({_literal(name)}, {name.upper()} as f64)," for name in constants]
+        for name, value in constants.items():
+            cast = " as f64" if isinstance(value, int) else ""
+            out.append(f"    ({_literal(name)}, {name.upper()}{cast}),")
+        out.append("];")
+    if section.get("rules"):
+        out += ["", "/// Every suffix-rule list by its name in the data file.",
+                "pub const ALL_RULES: &[(&str, &[SuffixRule])] = &["]
+        out += [f"    ({_literal(name)}, {name.upper()})," for name in section["rules"]]
         out.append("];")
     for list_name, function in section.get("rust_membership", {}).items():
         words = section["lists"][list_name]

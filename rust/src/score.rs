@@ -175,6 +175,19 @@ pub fn score_prior<S: AsRef<str>, T: AsRef<str>>(
     segments: &[S],
     tool_names: &[T],
 ) -> (f64, f64, bool) {
+    let (lexical, entity, capped, _) = score_prior_marked(live, segments, tool_names, &[]);
+    (lexical, entity, capped)
+}
+
+/// [`score_prior`], plus whether some live term whose index is marked in
+/// `marked` (indexes of `live.terms`; shorter means unmarked) is a term of
+/// this prior turn: lexical.2's definite reference, found in the same pass.
+pub fn score_prior_marked<S: AsRef<str>, T: AsRef<str>>(
+    live: &LiveAnalysis,
+    segments: &[S],
+    tool_names: &[T],
+    marked: &[bool],
+) -> (f64, f64, bool, bool) {
     let (mut scratch, mut ebuf, mut buf) = (Scratch::default(), String::new(), String::new());
     let mut terms_found = Found::new(live.terms.len());
     let mut entities_found = Found::new(live.entities.len());
@@ -224,7 +237,11 @@ pub fn score_prior<S: AsRef<str>, T: AsRef<str>>(
     } else {
         containment(entities_found.count, live.entities.len())
     };
-    (lexical, entity, capped)
+    let marked_found = marked
+        .iter()
+        .zip(&terms_found.seen)
+        .any(|(&m, &seen)| m && seen);
+    (lexical, entity, capped, marked_found)
 }
 
 #[cfg(test)]

@@ -7,11 +7,12 @@ this module only builds the lookup structures. Any change bumps
 
 from __future__ import annotations
 
-from typing import Dict, FrozenSet, Iterable, List, Tuple
+from typing import Dict, FrozenSet, Iterable, List, NamedTuple, Tuple
 
 from turnsignal._lexicons import lexical1 as _data
 
 Phrase = Tuple[str, ...]
+PhraseIndex = Dict[str, List[Phrase]]
 
 
 def phrase_index(phrases: Iterable[str]) -> Dict[str, List[Phrase]]:
@@ -38,3 +39,27 @@ NEGATION_LOOKBACK = _data.NEGATION_LOOKBACK
 MAX_ACK_TOKENS = _data.MAX_ACK_TOKENS
 MAX_ENTITIES_PER_SEGMENT = _data.MAX_ENTITIES_PER_SEGMENT
 MAX_ENTITY_BYTES = _data.MAX_ENTITY_BYTES
+
+
+class MarkerLexicons(NamedTuple):
+    """What the phrase flags (§6.8) read: one bundle per evaluator."""
+
+    strong_reference: PhraseIndex
+    acknowledgement: PhraseIndex
+    change_marker: PhraseIndex
+    weak_reference: FrozenSet[str]
+    negation: FrozenSet[str]
+    weak_reference_window: int
+    change_leading_window: int
+    negation_lookback: int
+    max_ack_tokens: int
+    # Markers matched as substrings of a run's token text (lexical.2 only).
+    change_substring: Tuple[str, ...] = ()
+    reference_substring: Tuple[str, ...] = ()
+    negation_substring: Tuple[str, ...] = ()
+    negation_substring_lookback: int = 0
+
+
+LEXICAL1 = MarkerLexicons(STRONG_REFERENCE, ACKNOWLEDGEMENT, CHANGE_MARKER, WEAK_REFERENCE,
+                          NEGATION, WEAK_REFERENCE_WINDOW, CHANGE_LEADING_WINDOW,
+                          NEGATION_LOOKBACK, MAX_ACK_TOKENS)
