@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import sys
+import unicodedata
 from pathlib import Path
 from typing import Any, Dict, Iterable, List
 
@@ -77,14 +78,19 @@ def _literal(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)
 
 
+def _width(text: str) -> int:
+    """Display columns, as linters count them: wide (CJK) characters take two."""
+    return sum(2 if unicodedata.east_asian_width(char) in "WF" else 1 for char in text)
+
+
 def _packed(items: Iterable[str], indent: str, sep: str = ", ") -> List[str]:
-    """Items joined by ``sep`` in lines of at most ``_WIDTH`` characters, each
+    """Items joined by ``sep`` in lines of at most ``_WIDTH`` columns, each
     line ending with the separator (trimmed)."""
     tail = sep.rstrip()
     lines: List[str] = []
     current: List[str] = []
     for item in items:
-        if current and len(indent + sep.join([*current, item]) + tail) > _WIDTH:
+        if current and _width(indent + sep.join([*current, item]) + tail) > _WIDTH:
             lines.append(indent + sep.join(current) + tail)
             current = []
         current.append(item)

@@ -64,19 +64,16 @@ CLOSURE: Tuple[str, ...] = (
     "enjoy your", "you're welcome", "you are welcome", "glad i could help", "happy to help",
     "goodbye", "good bye", "help you further", "assist you further", "further today",
     "what else", "any other info", "any other information", "need anything", "else today",
-    "more help",
+    "more help", "reference number", "confirmation number", "booking was successful",
+    "successfully booked", "is confirmed",
 )
 
 REQUEST: Tuple[str, ...] = (
-    "need", "needs", "needed", "want", "wanted", "looking for", "look for", "look up", "find",
-    "book", "reserve", "recommend", "suggest", "interested in", "wondering", "searching",
-    "search for", "seeking", "help me", "help with", "get", "tell me", "give me", "would like",
-    "d like", "i'd like", "we'd like", "know", "information", "info", "provide", "check",
-    "reservation", "booking", "are there any", "is there a", "is there an", "is there any",
-    "do you have", "appreciate", "could use", "can you help", "could you help", "suggestion",
-    "suggestions", "options", "looking to", "trying to find", "want to find", "would love",
-    "what can you tell me about", "tell me about", "information on", "information about",
-    "info on", "info about",
+    "need", "needs", "needed", "want", "wanted", "looking for", "look for", "find", "book",
+    "reserve", "recommend", "suggest", "interested in", "seeking", "help me", "help with",
+    "would like", "d like", "i'd like", "we'd like", "are there any", "do you have",
+    "can you help", "could you help", "looking to", "trying to find", "want to find",
+    "would love", "wondering",
 )
 
 REQUEST_FILLER: Tuple[str, ...] = (
@@ -133,14 +130,17 @@ STOPWORDS: Tuple[str, ...] = (
 )
 
 CHANGE_SUBSTRING: Tuple[str, ...] = (
-    "换个话题", "換個話題", "换一个话题", "換一個話題", "换个问题", "新问题", "新問題", "另一个问题", "另一個問題", "不相关的问题", "无关的问题",
-    "無關的問題", "说点别的", "話は変わりますが", "話は変わるけど", "話題を変えましょう", "話題を変えます", "別の質問", "新しい質問", "違う質問",
-    "関係ない質問", "다른 질문", "새로운 질문", "새 질문", "다른 주제로", "주제를 바꿔서", "화제를 바꿔서", "상관없는 질문",
+    "换个话题", "換個話題", "换一个话题", "換一個話題", "换个问题", "新问题", "新問題",
+    "另一个问题", "另一個問題", "不相关的问题", "无关的问题", "無關的問題", "说点别的",
+    "話は変わりますが", "話は変わるけど", "話題を変えましょう", "話題を変えます", "別の質問",
+    "新しい質問", "違う質問", "関係ない質問", "다른 질문", "새로운 질문", "새 질문",
+    "다른 주제로", "주제를 바꿔서", "화제를 바꿔서", "상관없는 질문",
 )
 
 REFERENCE_SUBSTRING: Tuple[str, ...] = (
-    "正如我所说", "如我所说", "我之前说过", "我刚才说", "回到刚才", "回到之前", "你刚才说", "你之前说", "先ほど言った", "前に言った",
-    "さっき言った", "話を戻す", "話を戻し", "先ほどの", "아까 말한", "앞서 말한", "말씀하신", "다시 돌아가서", "이전에 말한",
+    "正如我所说", "如我所说", "我之前说过", "我刚才说", "回到刚才", "回到之前", "你刚才说",
+    "你之前说", "先ほど言った", "前に言った", "さっき言った", "話を戻す", "話を戻し",
+    "先ほどの", "아까 말한", "앞서 말한", "말씀하신", "다시 돌아가서", "이전에 말한",
 )
 
 NEGATION_SUBSTRING: Tuple[str, ...] = (
@@ -167,6 +167,7 @@ REQUEST_WINDOW = 8
 ADDITION_WINDOW = 4
 MIN_DISJOINT_TERMS = 4
 RECENT_OVERLAP = 0.3
+CLOSURE_OVERLAP = 0.2
 NEW_REQUEST_CONFIDENCE = 0.8
 ANSWER_CONFIDENCE = 0.7
 RECENT_OVERLAP_CONFIDENCE = 0.5

@@ -8,8 +8,8 @@ import math
 import numbers
 from typing import Any, Mapping, Optional, Sequence
 
-from .gofloat import format_go_float
 from .evaluators import read_evaluator
+from .gofloat import format_go_float
 from .ranges import DEFAULT_CHANGE, DEFAULT_CONTINUATION, int_text
 
 RULE_KEYS = ("name", "description", "include_assistant", "thresholds", "limits", "evaluator",

@@ -40,7 +40,8 @@ def new_request(cues: Cues) -> bool:
     or right after the assistant closed a task (§3.6)."""
     if cues.request != _REQUEST_FRAME or cues.pronoun or cues.definite_reference:
         return False
-    return cues.addition or (cues.act == _ACT_CLOSURE and cues.recent_overlap == 0.0)
+    return cues.addition or (cues.act == _ACT_CLOSURE
+                             and cues.recent_overlap <= _lex.CLOSURE_OVERLAP)
 
 
 def answer(cues: Cues) -> bool:

@@ -11,7 +11,11 @@ from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple
 from turnsignal.model import Message
 from turnsignal.topic_continuity.checkpoint import CancelToken, Checkpoint
 from turnsignal.topic_continuity.extract import TurnCache
-from turnsignal.topic_continuity.lexical2_dispatch import classify_rule, evaluator_valid, extract_for
+from turnsignal.topic_continuity.lexical2_dispatch import (
+    classify_rule,
+    evaluator_valid,
+    extract_for,
+)
 from turnsignal.topic_continuity.policy import HistoryPolicy
 from turnsignal.topic_continuity.prepare import Preparation, prepare
 from turnsignal.topic_continuity.result import TopicContinuityResult, internal_error_result
