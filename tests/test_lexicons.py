@@ -19,7 +19,7 @@ from typing import List
 import pytest
 
 from conftest import ROOT, load_hotpath, require_shared
-from turnsignal._lexicons import lexical1
+from turnsignal._lexicons import lexical1, lexical2
 
 SCRIPT = ROOT / "scripts" / "generate_tables.py"
 
@@ -68,6 +68,8 @@ def test_an_untouched_copy_passes_the_check(checkout: Path) -> None:
     ("rust/src/lexicon.rs", '"just" | "please"', '"just" | "via" | "please"'),
     ("python/turnsignal/_lexicons/lexical1.py", "CHANGE_LEADING_WINDOW = 8",
      "CHANGE_LEADING_WINDOW = 9"),
+    ("python/turnsignal/_lexicons/lexical2.py", '"换个话题", ', '"换个话题", "另外", '),
+    ("rust/src/lexical2/lexicon.rs", '("ing", "", 3)', '("ing", "", 2)'),
 ])
 def test_editing_one_rendered_copy_alone_is_caught(checkout: Path, rendered: str, old: str,
                                                    new: str) -> None:
@@ -115,15 +117,22 @@ def _lists(module: ModuleType) -> List[str]:
                   if name.isupper() and isinstance(value, tuple))
 
 
-def test_native_core_was_built_from_the_same_lists() -> None:
-    native = load_hotpath("native")
-    built = native.lexicons()
-    assert set(built) >= {"lexical1"}
-    for name in _lists(lexical1):
-        assert list(built["lexical1"][name.lower()]) == list(getattr(lexical1, name)), name
-    constants = {name.lower(): float(value) for name, value in vars(lexical1).items()
-                 if name.isupper() and isinstance(value, (int, float))}
-    assert built["lexical1"]["constants"] == constants
+@pytest.mark.parametrize("name, module", [("lexical1", lexical1), ("lexical2", lexical2)])
+def test_native_core_was_built_from_the_same_lists(name: str, module: ModuleType) -> None:
+    built = load_hotpath("native").lexicons()[name]
+    rules = {key.lower(): [tuple(rule) for rule in value] for key, value in vars(module).items()
+             if key.isupper() and isinstance(value, tuple) and value
+             and isinstance(value[0], tuple)}
+    for key in _lists(module):
+        if key.lower() in rules:
+            assert [tuple(r) for r in built["rules"][key.lower()]] == rules[key.lower()], key
+        else:
+            assert list(built[key.lower()]) == list(getattr(module, key)), key
+    assert set(built) == {k.lower() for k in _lists(module)} - set(rules) | {"constants",
+                                                                              "rules"}
+    constants = {key.lower(): float(value) for key, value in vars(module).items()
+                 if key.isupper() and isinstance(value, (int, float))}
+    assert built["constants"] == constants
 
 
 def test_both_cores_drop_exactly_the_stopwords(hotpath: ModuleType) -> None:

@@ -24,7 +24,7 @@ from __future__ import annotations
 import os
 import warnings
 from types import ModuleType
-from typing import Any, List, Protocol, Sequence, Tuple
+from typing import Any, List, Optional, Protocol, Sequence, Tuple
 
 __all__ = ["ENV_VAR", "HotPath", "LiveTurn", "load", "native_available"]
 
@@ -63,6 +63,22 @@ class HotPath(Protocol):
     def phrase_flags(self, segments: Sequence[str]) -> Tuple[bool, bool, bool, bool, bool]:
         """(strong_reference, weak_reference, acknowledgement, change_marker,
         marker_ambiguous) of the live segments (spec §6.8)."""
+
+    # -- evaluator lexical.2 (docs/lexical2.md §3) ----------------------------
+    def analyze_live2(self, segments: Sequence[str]) -> Any:
+        """The live turn of lexical.2: L, E and their counts and cap (as
+        ``LiveTurn``), ``content_term_count`` (|L2|), ``prose_terms``, ``cues``
+        (lead, request, addition, polar, pronoun, dependency, question) and
+        ``flags`` (the five phrase flags with the lexical.2 lexicons)."""
+
+    def score_prior2(self, live: Any, segments: Sequence[str],
+                     tool_names: Sequence[str]) -> Tuple[float, float, bool, bool]:
+        """``score_prior``'s triple plus the definite reference of this turn."""
+
+    def recent_cues(self, live: Any, segments: Sequence[str],
+                    last_assistant: Optional[str]) -> Tuple[int, float]:
+        """(act, overlap) of the newest prior turn: act 0 none, 1 statement,
+        2 question, 3 closure; overlap = containment(L2, stems of its terms)."""
 
     # -- the conversation facts (turnsignal.conversation.facts) --------------
     def count_facts(self, messages: Sequence[Any], roles: Tuple[Any, ...],

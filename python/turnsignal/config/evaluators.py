@@ -50,7 +50,7 @@ def evaluator_problems(evaluator: object, change_evidence: object) -> List[str]:
         problem = _choice_problem("change_evidence", change_evidence, CHANGE_EVIDENCE)
         if problem:
             problems.append(problem)
-        elif evaluator != LEXICAL2:
+        elif evaluator == LEXICAL1:  # (an invalid evaluator is reported once, above)
             problems.append(f"change_evidence is only valid with evaluator: {LEXICAL2}")
     return problems
 

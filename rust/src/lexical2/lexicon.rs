@@ -9,7 +9,7 @@ pub const STRONG_REFERENCE: &[&str] = &[
     "this one", "the last one", "instead", "go back to", "as mentioned", "mentioned earlier",
     "what about", "how about", "as i said", "like i said", "as i mentioned", "as we discussed",
     "going back to", "you recommended", "you listed", "you gave me", "como dije",
-    "como te dije", "como dijiste", "como mencionaste", "como mencioné", "volviendo a",
+    "como te dije", "como dijiste", "como mencionaste", "como mencioné", "volviendo a lo que",
     "lo que dijiste", "wie gesagt", "wie du gesagt hast", "wie sie gesagt haben", "wie erwähnt",
     "wie besprochen", "zurück zu deiner", "comme je l'ai dit", "comme je l’ai dit",
     "comme tu l'as dit", "comme tu l’as dit", "comme vous l'avez dit", "comme vous l’avez dit",
@@ -35,16 +35,14 @@ pub const CHANGE_MARKER: &[&str] = &[
     "new question", "unrelated", "different topic", "different question", "change of topic",
     "changing topics", "switching topics", "switch topics", "on another note",
     "separate question", "completely different", "new topic", "something else",
-    "another question", "new subject", "different subject", "change the subject",
-    "changing the subject", "change of subject", "switching gears", "switch gears",
-    "on a different note", "on another topic", "separate topic", "unrelated topic",
-    "totally different", "new task", "nueva pregunta", "otra pregunta", "pregunta diferente",
-    "cambiando de tema", "cambio de tema", "cambiemos de tema", "otro tema", "nuevo tema",
-    "tema diferente", "sin relación", "neue frage", "andere frage", "eine andere frage",
-    "anderes thema", "neues thema", "themenwechsel", "themawechsel", "ganz anderes thema",
-    "nouvelle question", "autre question", "question différente", "changement de sujet",
-    "changeons de sujet", "changer de sujet", "autre sujet", "nouveau sujet", "sans rapport",
-    "rien à voir",
+    "another question", "different subject", "change the subject", "changing the subject",
+    "change of subject", "switching gears", "switch gears", "on a different note",
+    "on another topic", "separate topic", "unrelated topic", "nueva pregunta",
+    "tengo otra pregunta", "una pregunta diferente", "cambiando de tema", "cambio de tema",
+    "cambiemos de tema", "neue frage", "eine andere frage", "neues thema", "themenwechsel",
+    "themawechsel", "nouvelle question", "une autre question", "une question différente",
+    "changement de sujet", "changeons de sujet", "changer de sujet", "un autre sujet",
+    "nouveau sujet", "sans rapport",
 ];
 
 pub const NEGATION: &[&str] = &[
@@ -127,11 +125,11 @@ pub const STOPWORDS: &[&str] = &[
 ];
 
 pub const CHANGE_SUBSTRING: &[&str] = &[
-    "换个话题", "換個話題", "换一个话题", "換一個話題", "换个问题", "新问题", "新問題",
-    "另一个问题", "另一個問題", "不相关的问题", "无关的问题", "無關的問題", "说点别的",
-    "話は変わりますが", "話は変わるけど", "話題を変えましょう", "話題を変えます", "別の質問",
-    "新しい質問", "違う質問", "関係ない質問", "다른 질문", "새로운 질문", "새 질문",
-    "다른 주제로", "주제를 바꿔서", "화제를 바꿔서", "상관없는 질문",
+    "换个话题", "換個話題", "换一个话题", "換一個話題", "另一个话题", "另一個話題", "说点别的",
+    "說點別的", "聊点别的", "聊點別的", "話は変わりますが", "話は変わるけど",
+    "話題を変えましょう", "話題を変えます", "別の質問", "新しい質問", "違う質問",
+    "関係ない質問", "다른 질문", "새로운 질문", "새 질문", "다른 주제로", "주제를 바꿔서",
+    "화제를 바꿔서", "상관없는 질문",
 ];
 
 pub const REFERENCE_SUBSTRING: &[&str] = &[
