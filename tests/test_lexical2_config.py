@@ -74,7 +74,7 @@ def test_reported_beside_other_structure_problems() -> None:
 def test_the_constructor_validates_too() -> None:
     with pytest.raises(ConfigError, match="evaluator must be one of"):
         TopicContinuityRule(name="x", evaluator="lexical.3")
-    with pytest.raises(ConfigError, match="only valid with evaluator: lexical.2"):
+    with pytest.raises(ConfigError, match=r"only valid with evaluator: lexical\.2"):
         TopicContinuityRule(name="x", change_evidence="request")
     raw = TopicContinuityRule.unchecked(name="x", evaluator="nope")
     assert not raw.is_valid()
