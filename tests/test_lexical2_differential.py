@@ -96,6 +96,8 @@ def test_phrase_flags2(segs: List[str]) -> None:
 @example("Would you like me to book it ?\u3000")
 @example("好的。还有别的问题吗？")
 @example("e.g. 3.5 pounds. Anything else")
+@example("Anything else? " + "x" * 198 + ". Would you like it")  # boundary at the window's edge
+@example("Anything else? " + "x" * 199)
 @example("Anything else? Would you like to book it?")
 def test_recent_act(value: str) -> None:
     assert native.recent_act(value) == reference.recent_act(value)
@@ -111,21 +113,23 @@ def test_live_prior_and_recent(live: List[str], prior: List[str], last: Optional
         assert getattr(n_live, name) == getattr(r_live, name), name
     assert tuple(n_live.cues) == tuple(r_live.cues)
     assert tuple(n_live.flags) == tuple(r_live.flags)
-    n = native.score_prior2(n_live, prior, tools)
-    r = reference.score_prior2(r_live, prior, tools)
-    assert n == r and [x.hex() for x in n[:2]] == [x.hex() for x in r[:2]]
-    segs = prior + ([last] if last is not None else [])
-    n_recent = native.recent_cues(n_live, segs, last)
-    r_recent = reference.recent_cues(r_live, segs, last)
-    assert n_recent == r_recent and n_recent[1].hex() == r_recent[1].hex()
+    for newest in (False, True):
+        n = native.score_prior2(n_live, prior, tools, newest)
+        r = reference.score_prior2(r_live, prior, tools, newest)
+        assert n == r and [x.hex() for x in (n[0], n[1], n[4])] == [
+            x.hex() for x in (r[0], r[1], r[4])]
+    if last is not None:
+        assert native.recent_act(last) == reference.recent_act(last)
 
 
 def test_a_turn_scored_against_itself_finds_its_definite_heads() -> None:
     live = ["I need the restaurant and the hotel"]
     for hotpath in (native, reference):
         analysis = hotpath.analyze_live2(live)
-        assert hotpath.score_prior2(analysis, live, [])[3] is True
-        assert hotpath.score_prior2(analysis, ["no match here"], [])[3] is False
+        assert hotpath.score_prior2(analysis, live, [], False)[3] is True
+        assert hotpath.score_prior2(analysis, ["no match here"], [], True)[3] is False
+        # A turn against itself: every content term is found.
+        assert hotpath.score_prior2(analysis, live, [], True)[4] == 1.0
         assert hotpath.definite_heads(live) == ["hotel", "restaurant"]
 
 

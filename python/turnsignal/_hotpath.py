@@ -71,14 +71,14 @@ class HotPath(Protocol):
         (lead, request, addition, polar, pronoun, dependency, question) and
         ``flags`` (the five phrase flags with the lexical.2 lexicons)."""
 
-    def score_prior2(self, live: Any, segments: Sequence[str],
-                     tool_names: Sequence[str]) -> Tuple[float, float, bool, bool]:
-        """``score_prior``'s triple plus the definite reference of this turn."""
+    def score_prior2(self, live: Any, segments: Sequence[str], tool_names: Sequence[str],
+                     newest: bool) -> Tuple[float, float, bool, bool, float]:
+        """``score_prior``'s triple, the definite reference of this turn, and
+        (``newest`` only, else 0.0) containment(L2, stems of its terms)."""
 
-    def recent_cues(self, live: Any, segments: Sequence[str],
-                    last_assistant: Optional[str]) -> Tuple[int, float]:
-        """(act, overlap) of the newest prior turn: act 0 none, 1 statement,
-        2 question, 3 closure; overlap = containment(L2, stems of its terms)."""
+    def recent_act(self, text: str) -> int:
+        """The act of the newest turn's last assistant segment: 1 statement,
+        2 question, 3 closure (only its last 200 characters are read)."""
 
     # -- the conversation facts (turnsignal.conversation.facts) --------------
     def count_facts(self, messages: Sequence[Any], roles: Tuple[Any, ...],

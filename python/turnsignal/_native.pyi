@@ -120,17 +120,11 @@ def analyze_live2(segments: Sequence[str]) -> LiveTurn2:
     """The live turn of lexical.2."""
 
 def score_prior2(
-    live: LiveTurn2, segments: Sequence[str], tool_names: Sequence[str]
-) -> Tuple[float, float, bool, bool]:
-    """``score_prior``'s (lexical, entity, capped) plus whether a definite
-    head of the live turn is a term of this prior turn (§3.5)."""
-
-def recent_cues(
-    live: LiveTurn2, segments: Sequence[str], last_assistant: Optional[str]
-) -> Tuple[int, float]:
-    """(act, overlap) of the newest prior turn (§3.5): act 0 none, 1 statement,
-    2 question, 3 closure (of ``last_assistant``; 0 when it is None);
-    overlap = containment(L2, stems of the terms of ``segments``)."""
+    live: LiveTurn2, segments: Sequence[str], tool_names: Sequence[str], newest: bool
+) -> Tuple[float, float, bool, bool, float]:
+    """``score_prior``'s (lexical, entity, capped), whether a definite head of
+    the live turn is a term of this prior turn, and for the ``newest`` turn the
+    recent overlap containment(L2, stems of its terms), else 0.0 (§3.5)."""
 
 def stem(word: str) -> str:
     """The light suffix stemmer (§3.4)."""
@@ -148,4 +142,5 @@ def definite_heads(segments: Sequence[str]) -> List[str]:
     """D, sorted (§3.3)."""
 
 def recent_act(text: str) -> int:
-    """The act of one assistant segment: 1 statement, 2 question, 3 closure (§3.5)."""
+    """The act of one assistant segment: 1 statement, 2 question, 3 closure
+    (§3.5); only its last 200 characters are read."""

@@ -55,6 +55,9 @@ pub struct Lexicons {
     /// Bit `len` of `len_by_first[b]` is set when some lexicon word starts
     /// with byte `b` and has `len` bytes (longer words use bit 63).
     len_by_first: [u64; 256],
+    /// The id of each one-byte word (`NO_WORD` for none): "a" and "i" are
+    /// common tokens, looked up without hashing.
+    single: [u32; 128],
     pub flags: Vec<u16>,
     pub strong: Lexicon,
     pub ack: Lexicon,
@@ -97,6 +100,14 @@ impl Lexicons {
                 len_by_first[b as usize] |= 1u64 << w.len().min(63);
             }
         }
+        let mut single = [NO_WORD; 128];
+        for (i, w) in words.iter().enumerate() {
+            if let [b] = w.as_bytes() {
+                if b.is_ascii() {
+                    single[*b as usize] = i as u32;
+                }
+            }
+        }
         let mut flags = vec![0u16; words.len()];
         for (list, flag) in &src.flagged {
             for w in list.iter() {
@@ -123,6 +134,7 @@ impl Lexicons {
             closure: lex(src.closure),
             request: lex(src.request),
             len_by_first,
+            single,
             flags,
             weak_window: src.weak_window,
             change_window: src.change_window,
@@ -140,6 +152,13 @@ impl Lexicons {
     #[inline]
     pub fn word_id(&self, token: &str) -> u32 {
         let len = token.len();
+        if let [b] = token.as_bytes() {
+            return if b.is_ascii() {
+                self.single[*b as usize]
+            } else {
+                NO_WORD
+            };
+        }
         match token.as_bytes().first() {
             Some(&first) if self.len_by_first[first as usize] & (1u64 << len.min(63)) != 0 => {
                 self.words.find(token).map_or(NO_WORD, |i| i as u32)

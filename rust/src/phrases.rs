@@ -330,6 +330,17 @@ pub fn phrase_flags<S: AsRef<str>>(segments: &[S]) -> PhraseFlags {
 /// The phrase flags of §6.8 with the lexicons of `lex`, substring markers
 /// included (lexical.2 §3.2).
 pub fn phrase_flags_with<S: AsRef<str>>(segments: &[S], lex: &Lexicons) -> PhraseFlags {
+    phrase_flags_visit(segments, lex, |_, _, _, _| {})
+}
+
+/// [`phrase_flags_with`], handing `visit` each segment's change view as it
+/// goes: `(segment index, segment, tokens, the text their ranges index)`, so
+/// a caller reads the same tokens without tokenizing again.
+pub fn phrase_flags_visit<S, V>(segments: &[S], lex: &Lexicons, mut visit: V) -> PhraseFlags
+where
+    S: AsRef<str>,
+    V: FnMut(usize, &str, &[Token], &str),
+{
     let mut f = PhraseFlags::default();
     if segments.is_empty() {
         return f;
@@ -362,6 +373,7 @@ pub fn phrase_flags_with<S: AsRef<str>>(segments: &[S], lex: &Lexicons) -> Phras
         // Change view.
         change_view_from(seg, t, &mut change);
         let t = &change[..];
+        visit(j, seg, t, &cont.text);
         let a = leading_acks(t, &lex.ack);
         occurrences.clear();
         occurrences.extend(

@@ -148,33 +148,15 @@ fn score_prior2(
     live: &Bound<'_, LiveTurn2>,
     segments: &Bound<'_, PyAny>,
     tool_names: &Bound<'_, PyAny>,
-) -> PyResult<(f64, f64, bool, bool)> {
+    newest: bool,
+) -> PyResult<(f64, f64, bool, bool, f64)> {
     let h = hold_seq(segments, "segments")?;
     let t = hold_seq(tool_names, "tool_names")?;
     let (s, t) = (strs(&h), strs(&t));
     let live = &live.get().inner;
     run(py, total(&s) + total(&t), || {
-        lexical2::score_prior2(live, &s, &t)
+        lexical2::score_prior2(live, &s, &t, newest)
     })
-}
-
-#[pyfunction]
-#[pyo3(signature = (live, segments, last_assistant))]
-fn recent_cues(
-    py: Python<'_>,
-    live: &Bound<'_, LiveTurn2>,
-    segments: &Bound<'_, PyAny>,
-    last_assistant: Option<&Bound<'_, PyAny>>,
-) -> PyResult<(u8, f64)> {
-    let h = hold_seq(segments, "segments")?;
-    let last = last_assistant
-        .map(|l| hold(l, "last_assistant"))
-        .transpose()?;
-    let s = strs(&h);
-    let last = last.as_ref().map(|l| l.as_str());
-    let live = &live.get().inner;
-    let (act, overlap) = run(py, total(&s), || lexical2::recent_cues(live, &s, last))?;
-    Ok((act as u8, overlap))
 }
 
 // -- primitives, for the differential tests ---------------------------------
@@ -230,7 +212,6 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(lexicons, m)?)?;
     m.add_function(wrap_pyfunction!(analyze_live2, m)?)?;
     m.add_function(wrap_pyfunction!(score_prior2, m)?)?;
-    m.add_function(wrap_pyfunction!(recent_cues, m)?)?;
     m.add_function(wrap_pyfunction!(stem, m)?)?;
     m.add_function(wrap_pyfunction!(phrase_flags2, m)?)?;
     m.add_function(wrap_pyfunction!(live_cues, m)?)?;

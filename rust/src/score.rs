@@ -188,6 +188,27 @@ pub fn score_prior_marked<S: AsRef<str>, T: AsRef<str>>(
     tool_names: &[T],
     marked: &[bool],
 ) -> (f64, f64, bool, bool) {
+    score_prior_with(live, segments, tool_names, marked, |_, _| false, |_| {})
+}
+
+/// [`score_prior_marked`], also calling `also_term` with every term of the
+/// turn that `also_wants(first byte, length)` admits (the pre-filter of
+/// [`scan_segment`]; symbols and non-ASCII terms always come): a second use
+/// of the same pass, such as lexical.2's overlap with the newest turn.
+pub fn score_prior_with<S, T, W, F>(
+    live: &LiveAnalysis,
+    segments: &[S],
+    tool_names: &[T],
+    marked: &[bool],
+    also_wants: W,
+    mut also_term: F,
+) -> (f64, f64, bool, bool)
+where
+    S: AsRef<str>,
+    T: AsRef<str>,
+    W: Fn(u8, usize) -> bool,
+    F: FnMut(&str),
+{
     let (mut scratch, mut ebuf, mut buf) = (Scratch::default(), String::new(), String::new());
     let mut terms_found = Found::new(live.terms.len());
     let mut entities_found = Found::new(live.entities.len());
@@ -205,11 +226,12 @@ pub fn score_prior_marked<S: AsRef<str>, T: AsRef<str>>(
             scan_segment(
                 s,
                 &mut scratch,
-                |first, len| live.term_filter.may_contain(first, len),
+                |first, len| live.term_filter.may_contain(first, len) || also_wants(first, len),
                 |t| {
                     if let Some(i) = live.find_term(t) {
                         terms_found.mark(i);
                     }
+                    also_term(t);
                 },
                 Some(&mut coll),
             );

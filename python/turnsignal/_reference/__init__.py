@@ -22,7 +22,6 @@ from turnsignal._reference.lexical2 import (
     live_cues,
     phrase_flags2,
     recent_act,
-    recent_cues,
     score_prior2,
 )
 from turnsignal._reference.lexical2_stem import stem
@@ -47,7 +46,6 @@ __all__ = [
     "phrase_tokens",
     "prose_term_count",
     "recent_act",
-    "recent_cues",
     "score_prior",
     "score_prior2",
     "single_quote_spans",

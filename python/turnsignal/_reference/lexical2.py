@@ -1,8 +1,9 @@
 """The lexical.2 hot path, pure Python (docs/lexical2.md §3): the reference the
 Rust core (``rust/src/lexical2/``) must match exactly.
 
-Three per-turn calls, like lexical.1's: ``analyze_live2`` for the live turn,
-``score_prior2`` per prior turn, ``recent_cues`` for the newest prior turn.
+Per-turn calls, like lexical.1's: ``analyze_live2`` for the live turn,
+``score_prior2`` per prior turn (with the recent overlap for the newest one),
+``recent_act`` for the newest turn's last assistant segment.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from turnsignal._reference.lexical2_lexicon import (
     ADDITION,
     ADDITION_WINDOW,
     CLOSURE,
+    CLOSURE_WINDOW,
     DEFINITE_DETERMINER,
     DEFINITE_OBJECT,
     DEPENDENCY,
@@ -55,7 +57,6 @@ __all__ = [
     "live_cues",
     "phrase_flags2",
     "recent_act",
-    "recent_cues",
     "score_prior2",
 ]
 
@@ -166,15 +167,25 @@ def analyze_live2(segments: Sequence[str]) -> LiveTurn2:
     return LiveTurn2(segments)
 
 
-def score_prior2(live: LiveTurn2, segments: Sequence[str],
-                 tool_names: Sequence[str]) -> Tuple[float, float, bool, bool]:
-    """lexical.1's ``score_prior`` plus whether a definite head of the live
-    turn is a term of this prior turn (§3.5)."""
+def score_prior2(live: LiveTurn2, segments: Sequence[str], tool_names: Sequence[str],
+                 newest: bool) -> Tuple[float, float, bool, bool, float]:
+    """lexical.1's ``score_prior``, whether a definite head of the live turn is
+    a term of this prior turn, and, for the newest turn only, the overlap of
+    the content terms with the turn's stemmed terms (§3.5; 0.0 otherwise)."""
     prior_terms = term_set(segments)
     lexical = containment(live.terms, prior_terms)
     prior_entities, capped = entity_set(segments, tool_names)
     entity = containment(live.entities, prior_entities) if live.entities else 0.0
-    return lexical, entity, capped, not live.heads.isdisjoint(prior_terms)
+    overlap = 0.0
+    if newest:
+        stems = {stem(term) for segment in segments for term in terms(segment)}
+        overlap = containment(live.content, stems)
+    return lexical, entity, capped, not live.heads.isdisjoint(prior_terms), overlap
+
+
+def _boundary(body: str, k: int) -> bool:
+    char = body[k]
+    return (char in ".!?" and body[k + 1] in _SPACE) or char in "。！？"
 
 
 def recent_act(text: str) -> int:
@@ -184,24 +195,17 @@ def recent_act(text: str) -> int:
     body = trimmed
     while body and (body[-1] in _TERMINATORS or body[-1] in _SPACE):
         body = body[:-1]
-    start = 0
-    for k in range(len(body) - 1):
-        char = body[k]
-        if (char in ".!?" and body[k + 1] in _SPACE) or char in "。！？":
-            start = k + 1
+    # Only the final sentence's last CLOSURE_WINDOW characters are read: a
+    # boundary before them would not change that window.
+    first = max(0, len(body) - CLOSURE_WINDOW)
+    start = first
+    for k in range(max(0, first - 1), len(body) - 1):
+        if _boundary(body, k):
+            start = max(start, k + 1)
     tokens = continuation_view(body[start:])
     if any(longest_match(tokens, i, CLOSURE) for i in range(len(tokens))):
         return ACT_CLOSURE
     return ACT_QUESTION if question else ACT_STATEMENT
-
-
-def recent_cues(live: LiveTurn2, segments: Sequence[str],
-                last_assistant: Optional[str]) -> Tuple[int, float]:
-    """``(act, overlap)`` of the newest prior turn: its act (``ACT_NONE``
-    without an assistant segment) and containment(L2, stems of its terms)."""
-    stems = {stem(term) for segment in segments for term in terms(segment)}
-    overlap = containment(live.content, stems)
-    return (ACT_NONE if last_assistant is None else recent_act(last_assistant)), overlap
 
 
 # -- primitives, for the differential tests ----------------------------------

@@ -2,9 +2,11 @@
 lexical.2 phrase flags, the live cues, the definite reference and the newest
 turn's act and overlap, through the hot-path interface (native or reference).
 
-Calls: one for the live turn, one per prior turn, one for the newest turn; the
-deadline is checked between them (spec §9), so at most one turn's retained text
-is processed between two checks.
+Calls: one for the live turn, one per prior turn (the newest one also yields
+the recent overlap, in the same pass), one for the act of the newest turn's
+last assistant segment (its last 200 characters at most); the deadline is
+checked between them (spec §9), so at most one turn's retained text is
+processed between two checks.
 """
 
 from __future__ import annotations
@@ -70,18 +72,16 @@ class _Best:
         self.max_entity = max(self.max_entity, entity)
 
 
-def _recent(prepared: Preparation, hotpath: ModuleType, live: Any,
-            cache: TurnCache) -> Tuple[int, float]:
-    if not prepared.prior:
-        return 0, 0.0
+def _recent_act(prepared: Preparation, hotpath: ModuleType, cache: TurnCache) -> int:
+    """The act of the newest prior turn's last assistant segment (0: none)."""
+    if not prepared.prior or not prepared.prior[0].assistant:
+        return 0
     newest = prepared.prior[0]
-    key = ("recent2", prepared.live.start, newest.start, prepared.policy.max_turn_bytes,
-           prepared.policy.include_assistant)
-    found = cache.get(key)
-    if found is None:
-        last = newest.assistant[-1] if newest.assistant else None
-        found = cache[key] = hotpath.recent_cues(live, newest.segments, last)
-    return found
+    key = ("act2", newest.start, prepared.policy.max_turn_bytes)
+    act = cache.get(key)
+    if act is None:
+        act = cache[key] = hotpath.recent_act(newest.assistant[-1])
+    return act
 
 
 def extract2(prepared: Preparation, hotpath: ModuleType, checkpoint: Checkpoint,
@@ -100,22 +100,24 @@ def extract2(prepared: Preparation, hotpath: ModuleType, checkpoint: Checkpoint,
     if live is None:
         live = cache[live_key] = hotpath.analyze_live2(prepared.live.user)
     capped = live.capped
-    best, definite = _Best(), False
+    best, definite, overlap = _Best(), False, 0.0
     for k, turn in enumerate(prepared.prior):
         if expired():
             return _stopped(prepared, capped)
         key = ("prior2", prepared.live.start, turn.start, turn_bytes,
-               prepared.policy.include_assistant)
+               prepared.policy.include_assistant, k == 0)
         scores = cache.get(key)
         if scores is None:
-            scores = cache[key] = hotpath.score_prior2(live, turn.segments, turn.tool_names)
-        lexical, entity, turn_capped, turn_definite = scores
+            scores = cache[key] = hotpath.score_prior2(live, turn.segments, turn.tool_names,
+                                                       k == 0)
+        lexical, entity, turn_capped, turn_definite, turn_overlap = scores
         capped = capped or turn_capped
         definite = definite or turn_definite
+        overlap = overlap if k else turn_overlap
         best.add(k, lexical, entity, live.entity_count > 0)
     if expired():
         return _stopped(prepared, capped)
-    act, overlap = _recent(prepared, hotpath, live, cache)
+    act = _recent_act(prepared, hotpath, cache)
     if expired():
         return _stopped(prepared, capped)
     strong, weak, acknowledgement, change_marker, ambiguous = live.flags

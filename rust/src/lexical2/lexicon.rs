@@ -188,6 +188,7 @@ pub const ADDITION_WINDOW: usize = 4;
 pub const MIN_DISJOINT_TERMS: usize = 4;
 pub const RECENT_OVERLAP: f64 = 0.3;
 pub const CLOSURE_OVERLAP: f64 = 0.2;
+pub const CLOSURE_WINDOW: usize = 200;
 pub const NEW_REQUEST_CONFIDENCE: f64 = 0.8;
 pub const ANSWER_CONFIDENCE: f64 = 0.7;
 pub const RECENT_OVERLAP_CONFIDENCE: f64 = 0.5;
@@ -204,6 +205,7 @@ pub const ALL_CONSTANTS: &[(&str, f64)] = &[
     ("min_disjoint_terms", MIN_DISJOINT_TERMS as f64),
     ("recent_overlap", RECENT_OVERLAP),
     ("closure_overlap", CLOSURE_OVERLAP),
+    ("closure_window", CLOSURE_WINDOW as f64),
     ("new_request_confidence", NEW_REQUEST_CONFIDENCE),
     ("answer_confidence", ANSWER_CONFIDENCE),
     ("recent_overlap_confidence", RECENT_OVERLAP_CONFIDENCE),

@@ -9,10 +9,10 @@ use crate::phrase_lexicon::{
     Lexicons, IS_ADDITION, IS_DEFINITE_DETERMINER, IS_DEFINITE_OBJECT, IS_DEPENDENCY, IS_FILLER,
     IS_POLAR, IS_PRONOUN,
 };
-use crate::phrases::{
-    leading_acks, longest_match, phrase_flags_with, tokens_of_view_with, PhraseFlags, Token, Tokens,
+use crate::phrases::{leading_acks, longest_match, phrase_flags_visit, PhraseFlags, Token};
+use crate::score::{
+    analyze_live, containment, prose_term_count, score_prior_marked, score_prior_with, LiveAnalysis,
 };
-use crate::score::{analyze_live, prose_term_count, score_prior_marked, LiveAnalysis};
 use crate::strset::StrSet;
 
 /// No request near the start of the live turn.
@@ -41,8 +41,9 @@ pub struct LiveAnalysis2 {
     pub base: LiveAnalysis,
     /// The content terms L2.
     pub content: StrSet,
-    /// `content_first[b]`: some content term starts with byte `b`.
-    pub content_first: Vec<bool>,
+    /// Bit `min(n, 63)` of `content_lens[b]`: some content term starts with
+    /// byte `b` and has `n` bytes.
+    pub content_lens: Vec<u64>,
     /// `marked[i]`: term `i` of L is a definite head (a member of D).
     pub marked: Vec<bool>,
     pub cues: LiveCues,
@@ -91,16 +92,16 @@ fn first_segment_cues(first: &[Token], lex: &Lexicons, cues: &mut LiveCues) {
     cues.polar = first.first().is_some_and(|t| lex.has(t.word, IS_POLAR));
 }
 
-/// Cues, definite heads (as marks on L) of the live segments.
-fn scan_live<S: AsRef<str>>(segments: &[S], base: &LiveAnalysis) -> (LiveCues, Vec<bool>) {
+/// The phrase flags (§3.2), the cues (§3.3) and the definite heads (as marks
+/// on L), from one tokenization of the live segments.
+fn scan_live<S: AsRef<str>>(
+    segments: &[S],
+    base: &LiveAnalysis,
+) -> (PhraseFlags, LiveCues, Vec<bool>) {
     let lex = lexicons2();
     let mut cues = LiveCues::default();
     let mut marked = vec![false; base.terms.len()];
-    let mut toks = Tokens::default();
-    for (j, segment) in segments.iter().enumerate() {
-        let segment = segment.as_ref();
-        tokens_of_view_with(segment, true, &mut toks, lex);
-        let t = &toks.toks[..];
+    let flags = phrase_flags_visit(segments, lex, |j, segment, t, texts| {
         if j == 0 {
             first_segment_cues(t, lex, &mut cues);
         }
@@ -109,13 +110,13 @@ fn scan_live<S: AsRef<str>>(segments: &[S], base: &LiveAnalysis) -> (LiveCues, V
         cues.question |= asks(segment);
         for i in 1..t.len() {
             if lex.has(t[i - 1].word, IS_DEFINITE_DETERMINER) {
-                if let Some(k) = base.find_term(toks.token_text(i)) {
+                if let Some(k) = base.find_term(&texts[t[i].start..t[i].end]) {
                     marked[k] = true;
                 }
             }
         }
-    }
-    (cues, marked)
+    });
+    (flags, cues, marked)
 }
 
 /// L2 = { stem(x) : x ∈ L, x ∉ stopwords, stem(x) ∉ stopwords }.
@@ -138,19 +139,19 @@ fn content_of(base: &LiveAnalysis) -> StrSet {
 pub fn analyze_live2<S: AsRef<str>>(segments: &[S]) -> LiveAnalysis2 {
     let base = analyze_live(segments);
     let content = content_of(&base);
-    let mut content_first = vec![false; 256];
+    let mut content_lens = vec![0u64; 256];
     for term in content.iter() {
         if let Some(&b) = term.as_bytes().first() {
-            content_first[b as usize] = true;
+            content_lens[b as usize] |= 1u64 << term.len().min(63);
         }
     }
-    let (cues, marked) = scan_live(segments, &base);
+    let (flags, cues, marked) = scan_live(segments, &base);
     LiveAnalysis2 {
-        flags: phrase_flags_with(segments, lexicons2()),
+        flags,
         prose_terms: prose_term_count(segments),
         base,
         content,
-        content_first,
+        content_lens,
         marked,
         cues,
     }
@@ -158,19 +159,59 @@ pub fn analyze_live2<S: AsRef<str>>(segments: &[S]) -> LiveAnalysis2 {
 
 /// The live cues alone (for the differential tests).
 pub fn live_cues<S: AsRef<str>>(segments: &[S]) -> LiveCues {
-    scan_live(segments, &analyze_live(segments)).0
+    scan_live(segments, &analyze_live(segments)).1
 }
 
-/// (lexical, entity, capped, definite reference) of one prior turn (§3.5).
+/// (lexical, entity, capped, definite reference, recent overlap) of one
+/// prior turn (§3.5). The overlap of the live content terms with the turn's
+/// stemmed terms is computed for the newest turn only (`newest`), in the
+/// same pass; it is 0 otherwise.
 pub fn score_prior2<S: AsRef<str>, T: AsRef<str>>(
     live: &LiveAnalysis2,
     segments: &[S],
     tool_names: &[T],
-) -> (f64, f64, bool, bool) {
-    score_prior_marked(&live.base, segments, tool_names, &live.marked)
+    newest: bool,
+) -> (f64, f64, bool, bool, f64) {
+    if !newest || live.content.is_empty() {
+        let (lexical, entity, capped, definite) =
+            score_prior_marked(&live.base, segments, tool_names, &live.marked);
+        return (lexical, entity, capped, definite, 0.0);
+    }
+    let mut seen = vec![false; live.content.len()];
+    let mut found = 0usize;
+    let mut buf = String::new();
+    let (lexical, entity, capped, definite) = score_prior_with(
+        &live.base,
+        segments,
+        tool_names,
+        &live.marked,
+        |first, len| live.may_stem_to_content(first, len),
+        |term| {
+            if let Some(i) = live.content.find(stem_with(term, &mut buf)) {
+                if !seen[i] {
+                    seen[i] = true;
+                    found += 1;
+                }
+            }
+        },
+    );
+    let overlap = containment(found, live.content.len());
+    (lexical, entity, capped, definite, overlap)
 }
 
 impl LiveAnalysis2 {
+    /// Whether a word that starts with byte `first` and has `len` bytes may
+    /// stem to a content term (false positives only): a stem keeps its
+    /// word's first byte and is at most `MAX_STEM_CUT` bytes shorter.
+    #[inline]
+    pub fn may_stem_to_content(&self, first: u8, len: usize) -> bool {
+        let bits = self.content_lens[first as usize];
+        let lo = len.saturating_sub(super::stem::MAX_STEM_CUT).min(63);
+        let hi = len.min(63);
+        let window = (u64::MAX >> (63 - (hi - lo))) << lo;
+        bits & window != 0
+    }
+
     /// The sorted definite heads D (for the differential tests).
     pub fn heads(&self) -> Vec<String> {
         let mut out: Vec<String> = (0..self.marked.len())

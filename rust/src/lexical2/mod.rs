@@ -16,7 +16,7 @@ use crate::phrase_lexicon::{
 };
 
 pub use live::{analyze_live2, live_cues, score_prior2, LiveAnalysis2, LiveCues};
-pub use recent::{recent_act, recent_cues, Act};
+pub use recent::{recent_act, Act};
 pub use stem::stem;
 
 static LEXICAL2: OnceLock<Lexicons> = OnceLock::new();

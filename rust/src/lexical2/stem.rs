@@ -3,6 +3,23 @@
 
 use super::lexicon::{SuffixRule, STEM_STEP1, STEM_STEP2};
 
+/// The most bytes a stem can be shorter than its word: the largest cut of
+/// each step plus two for the clean-ups (a final `e`, then a doubled letter).
+pub const MAX_STEM_CUT: usize = max_cut(STEM_STEP1) + max_cut(STEM_STEP2) + 2;
+
+const fn max_cut(rules: &[SuffixRule]) -> usize {
+    let mut most = 0;
+    let mut i = 0;
+    while i < rules.len() {
+        let (suffix, replacement, _) = rules[i];
+        if suffix.len() > replacement.len() && suffix.len() - replacement.len() > most {
+            most = suffix.len() - replacement.len();
+        }
+        i += 1;
+    }
+    most
+}
+
 /// One step: the first rule whose suffix ends the word decides, met or not.
 fn step(word: &mut String, rules: &[SuffixRule]) {
     for &(suffix, replacement, minimum) in rules {
