@@ -24,7 +24,7 @@ from __future__ import annotations
 import os
 import warnings
 from types import ModuleType
-from typing import Any, List, Optional, Protocol, Sequence, Tuple
+from typing import Any, List, Protocol, Sequence, Tuple
 
 __all__ = ["ENV_VAR", "HotPath", "LiveTurn", "load", "native_available"]
 

@@ -6,7 +6,7 @@ the input are read as U+FFFD (spec §1). Large inputs are processed with the
 GIL released. A Rust panic never crosses into Python: it raises NativeError.
 """
 
-from typing import Any, Dict, List, Optional, Sequence, Tuple, final
+from typing import Any, Dict, List, Sequence, Tuple, final
 
 __version__: str
 BUILD_PROFILE: str  # "release" or "debug"

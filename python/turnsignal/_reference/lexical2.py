@@ -8,7 +8,7 @@ Per-turn calls, like lexical.1's: ``analyze_live2`` for the live turn,
 
 from __future__ import annotations
 
-from typing import FrozenSet, List, NamedTuple, Optional, Sequence, Tuple
+from typing import FrozenSet, List, NamedTuple, Sequence, Tuple
 
 from turnsignal._reference.entities import entity_set
 from turnsignal._reference.lexical2_lexicon import (

@@ -12,7 +12,7 @@ processed between two checks.
 from __future__ import annotations
 
 from types import ModuleType
-from typing import Any, NamedTuple, Optional, Tuple
+from typing import NamedTuple, Optional
 
 from turnsignal.topic_continuity.checkpoint import Checkpoint
 from turnsignal.topic_continuity.constants import DECAY
