@@ -50,7 +50,7 @@ def test_every_table_is_filled(shared: Path, tmp_path: Path,
                                monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TURNSIGNAL_SHARED", str(shared))
     template = tmp_path / "template.md"
-    template.write_text("\n".join("{{%s}}" % key for key in (
+    template.write_text("\n".join("{{" + key + "}}" for key in (
         "machine", "cases", "targets", "test_side", "tune_side", "test_knobs", "tune_knobs",
         "reference", "baseline")), encoding="utf-8")
     output = tmp_path / "quality.md"
@@ -76,4 +76,4 @@ def test_an_unfilled_placeholder_is_an_error(shared: Path, tmp_path: Path,
 def test_the_committed_template_is_complete() -> None:
     template = (ROOT / "scripts" / "quality_template.md").read_text(encoding="utf-8")
     for key in ("targets", "test_side", "tune_side", "test_knobs", "tune_knobs", "reference"):
-        assert "{{%s}}" % key in template
+        assert "{{" + key + "}}" in template
