@@ -35,8 +35,28 @@ def load(path: Path) -> Dict[str, Any]:
     with path.open("rb") as handle:
         data = tomllib.load(handle)
     for name, section in data.items():
+        if isinstance(section, dict):
+            _resolve_extends(data, name, section)
         _check_section(name, section)
     return data
+
+
+def _resolve_extends(data: Dict[str, Any], name: str, section: Dict[str, Any]) -> None:
+    """``list = { extends = "section.list", add = [...] }``: the other list's
+    items, then ``add`` (so a list that grows another is written once)."""
+    for list_name, value in section.get("lists", {}).items():
+        if not isinstance(value, dict):
+            continue
+        base = value.get("extends")
+        where = f"[{name}.lists] {list_name}"
+        if set(value) - {"extends", "add"} or not isinstance(base, str) or "." not in base:
+            raise LexiconError(f"{where} must be a list or {{extends = \"section.list\", "
+                               "add = [...]}")
+        other, other_list = base.split(".", 1)
+        items = data.get(other, {}).get("lists", {}).get(other_list)
+        if not isinstance(items, list):
+            raise LexiconError(f"{where} extends {base}, which is not a list")
+        section["lists"][list_name] = [*items, *value.get("add", [])]
 
 
 def _check_section(name: str, section: Any) -> None:

@@ -139,3 +139,20 @@ def test_both_cores_drop_exactly_the_stopwords(hotpath: ModuleType) -> None:
     for word in lexical1.STOPWORDS:
         assert hotpath.term_set([word]) == [], word
     assert hotpath.term_set(["via"]) == ["via"]
+
+
+def test_a_list_extending_another_follows_it(checkout: Path) -> None:
+    """lexical.2's stopwords extend lexical.1's: editing the base list alone
+    makes both rendered copies of both evaluators stale."""
+    _edit(checkout / "data" / "lexicons.toml", '"please", ', '"please", "via", ')
+    result = _check(checkout)
+    assert "stale: python/turnsignal/_lexicons/lexical2.py" in result.stderr
+    assert "stale: rust/src/lexical2/lexicon.rs" in result.stderr
+    assert set(lexical1.STOPWORDS) < set(lexical2.STOPWORDS)
+
+
+def test_extending_a_missing_list_is_a_clear_error(checkout: Path) -> None:
+    _edit(checkout / "data" / "lexicons.toml", 'extends = "lexical1.stopwords"',
+          'extends = "lexical1.stopword"')
+    result = _check(checkout)
+    assert result.returncode == 2 and "extends lexical1.stopword" in result.stderr

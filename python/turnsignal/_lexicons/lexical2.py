@@ -108,10 +108,10 @@ DEPENDENCY: Tuple[str, ...] = (
 
 STOPWORDS: Tuple[str, ...] = (
     "a", "an", "the", "and", "or", "but", "if", "then", "so", "to", "of", "in", "on", "at",
-    "by", "for", "with", "from", "as", "is", "are", "was", "were", "be", "been", "being", "it",
-    "its", "this", "that", "these", "those", "i", "you", "we", "they", "he", "she", "me", "my",
-    "your", "our", "their", "do", "does", "did", "can", "could", "would", "should", "will",
-    "just", "please", "how", "what", "why", "when", "where", "which", "who", "not", "no", "am",
+    "by", "for", "with", "from", "as", "is", "are", "was", "were", "be", "been", "it", "its",
+    "this", "that", "these", "those", "i", "you", "we", "they", "he", "she", "me", "my", "your",
+    "our", "their", "do", "does", "did", "can", "could", "would", "should", "will", "just",
+    "please", "how", "what", "why", "when", "where", "which", "who", "not", "no", "being", "am",
     "im", "us", "him", "her", "his", "hers", "them", "theirs", "mine", "yours", "ours",
     "myself", "yourself", "there", "here", "than", "too", "very", "also", "any", "some", "all",
     "each", "every", "both", "either", "neither", "other", "another", "such", "own", "same",

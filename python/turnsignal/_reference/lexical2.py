@@ -38,7 +38,7 @@ from turnsignal._reference.phrases import (
     longest_match,
     phrase_flags,
 )
-from turnsignal._reference.scoring import containment, prose_term_count
+from turnsignal._reference.scoring import containment, prose_term_count, score_prior
 from turnsignal._reference.terms import term_set, terms
 from turnsignal._text import SPACE_CHARS
 
@@ -172,15 +172,13 @@ def score_prior2(live: LiveTurn2, segments: Sequence[str], tool_names: Sequence[
     """lexical.1's ``score_prior``, whether a definite head of the live turn is
     a term of this prior turn, and, for the newest turn only, the overlap of
     the content terms with the turn's stemmed terms (§3.5; 0.0 otherwise)."""
-    prior_terms = term_set(segments)
-    lexical = containment(live.terms, prior_terms)
-    prior_entities, capped = entity_set(segments, tool_names)
-    entity = containment(live.entities, prior_entities) if live.entities else 0.0
+    lexical, entity, capped = score_prior(live, segments, tool_names)
+    definite = not live.heads.isdisjoint(term_set(segments))
     overlap = 0.0
     if newest:
         stems = {stem(term) for segment in segments for term in terms(segment)}
         overlap = containment(live.content, stems)
-    return lexical, entity, capped, not live.heads.isdisjoint(prior_terms), overlap
+    return lexical, entity, capped, definite, overlap
 
 
 def _boundary(body: str, k: int) -> bool:

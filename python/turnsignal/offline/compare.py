@@ -13,20 +13,19 @@ kept per (source, split) and variant; nothing about a case's text is kept.
 from __future__ import annotations
 
 import dataclasses
-import json
 import time
 from typing import Any, Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 from turnsignal import TopicContinuity
 from turnsignal.config import ConfigSource, TopicContinuityRule
 from turnsignal.config.evaluators import EVALUATORS, LEXICAL2
-from turnsignal.errors import WireFormatError
 from turnsignal.offline.eval import (
     Invalid,
     PathLike,
     _iter_raw,
     _source_split,
     case_files,
+    read_line,
 )
 from turnsignal.offline.metrics import CHANGE, CONTINUATION, LABELS, Confusion
 from turnsignal.offline.pool import chunked, ordered_map
@@ -188,30 +187,21 @@ def _selected(source: str, split: str, selection: str) -> bool:
     return selection == "all" or (kind != OTHER and kind == selection)
 
 
-def _score_line(file: str, number: int, raw: bytes):  # type: ignore[no-untyped-def]
-    try:
-        case = json.loads(raw)
-        if not isinstance(case, dict):
-            raise ValueError("a case must be a JSON object")
-        source, split = _source_split(case)
-        if not _selected(source, split, _WORKER["selection"]):
-            return None
-        messages, label = case.get("messages"), case.get("label")
-        if label not in LABELS:
-            raise ValueError(f"label must be one of {', '.join(LABELS)}")
-        if not isinstance(messages, list) or not messages:
-            raise ValueError("messages must be a non-empty list")
-        results = _WORKER["signal"].evaluate({"messages": messages}, _WORKER["format"]).results
-        return source, split, label, tuple(r.class_.value for r in results)
-    except WireFormatError as error:
-        return Invalid(file, number, f"WireFormatError: {error}")
-    except ValueError as error:  # includes JSONDecodeError and UnicodeDecodeError
-        problem = error.msg if isinstance(error, json.JSONDecodeError) else str(error)
-        return Invalid(file, number, f"{type(error).__name__}: {problem}")
+def _score(case: Dict[str, Any]) -> Optional[Tuple[str, str, str, Tuple[str, ...]]]:
+    source, split = _source_split(case)
+    if not _selected(source, split, _WORKER["selection"]):
+        return None
+    messages, label = case.get("messages"), case.get("label")
+    if label not in LABELS:
+        raise ValueError(f"label must be one of {', '.join(LABELS)}")
+    if not isinstance(messages, list) or not messages:
+        raise ValueError("messages must be a non-empty list")
+    results = _WORKER["signal"].evaluate({"messages": messages}, _WORKER["format"]).results
+    return source, split, label, tuple(r.class_.value for r in results)
 
 
 def _score_chunk(chunk: List[Tuple[str, int, bytes]]) -> List[Any]:
-    return [_score_line(file, number, raw) for file, number, raw in chunk]
+    return [read_line(file, number, raw, _score) for file, number, raw in chunk]
 
 
 def _base_rule(config: Optional[ConfigSource], rule: Optional[str]) -> TopicContinuityRule:
