@@ -43,6 +43,10 @@ def register(subparsers: Any) -> None:
                         help="also write PNG charts here (needs matplotlib)")
     parser.add_argument("--jobs", "-j", type=_jobs, default=1, metavar="N",
                         help="worker processes (default: 1; 0 = one per CPU)")
+    parser.add_argument("--segmentation", action="store_true",
+                        help="run the topic-segmentation experiment instead: Claude Code "
+                             "sessions (weak labels, features, Jaccard sweep) and Pk / "
+                             "WindowDiff on labelled dialogues (docs/segmentation.md)")
     compare = parser.add_argument_group(
         "comparing evaluators", "With --evaluator, the rule is scored once per evaluator, side "
         "by side, with false-change rates and lexical.2's precision-recall table over its "
@@ -84,6 +88,10 @@ def _jobs(text: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.segmentation:
+        from turnsignal.cli.eval_segmentation import run as run_segmentation
+
+        return run_segmentation(args)
     if args.evaluator:
         return _run_compare(args)
     try:
