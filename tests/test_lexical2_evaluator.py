@@ -151,3 +151,15 @@ def test_large_turns_stay_bounded(implementation: str) -> None:
     for result in ev.results:
         assert result.coverage is Coverage.PARTIAL  # truncated turns
         assert result.class_ is not Class.CHANGE
+
+
+def test_segmentation_runs_lexical2(implementation: str) -> None:
+    """issue 12's segmenter takes any evaluator version: a new request after
+    a closure opens a segment with lexical.2, not with lexical.1."""
+    from turnsignal.segmentation import segment
+
+    session = neutral(HOTEL, CLOSURE, NEW_REQUEST)
+    with_l2 = segment(session, method="lexical.2", implementation=implementation)
+    with_l1 = segment(session, method="lexical.1", implementation=implementation)
+    assert len(with_l2.segments) == 2 and len(with_l1.segments) == 1
+    assert with_l2.judgements[-1].reason == Reason.NEW_REQUEST.value
