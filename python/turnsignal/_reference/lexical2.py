@@ -38,7 +38,7 @@ from turnsignal._reference.phrases import (
     longest_match,
     phrase_flags,
 )
-from turnsignal._reference.scoring import containment, prose_term_count, score_prior
+from turnsignal._reference.scoring import LiveTurn, containment, prose_term_count, score_prior
 from turnsignal._reference.terms import term_set, terms
 from turnsignal._text import SPACE_CHARS
 
@@ -78,31 +78,21 @@ class LiveCues(NamedTuple):
     question: bool
 
 
-class LiveTurn2:
+class LiveTurn2(LiveTurn):
     """The live turn as lexical.2 sees it: lexical.1's L and E, the content
     terms L2, the definite heads D, the cues and the phrase flags."""
 
-    __slots__ = ("capped", "content", "cues", "entities", "flags", "heads", "prose_terms",
-                 "terms")
+    __slots__ = ("content", "cues", "flags", "heads", "prose_terms")
 
     def __init__(self, segments: Sequence[str]) -> None:
-        self.terms: FrozenSet[str] = frozenset(term_set(segments))
-        entities, self.capped = entity_set(segments)
-        self.entities: FrozenSet[str] = frozenset(entities)
+        entities, capped = entity_set(segments)
+        super().__init__(frozenset(term_set(segments)), frozenset(entities), capped)
         self.content: FrozenSet[str] = frozenset(_content(self.terms))
         views = [change_view(segment) for segment in segments]
         self.heads: FrozenSet[str] = frozenset(_definite_heads(views, self.terms))
         self.cues = _cues(segments, views)
         self.flags: PhraseFlags = phrase_flags(segments, MARKERS)
         self.prose_terms = prose_term_count(segments)
-
-    @property
-    def term_count(self) -> int:
-        return len(self.terms)
-
-    @property
-    def entity_count(self) -> int:
-        return len(self.entities)
 
     @property
     def content_term_count(self) -> int:
