@@ -45,7 +45,8 @@ def _validated(parse: Callable[[Any], _T], source: Any) -> _T:
 
 def _eval_config(rule: TopicContinuityRule) -> EvalConfig:
     return EvalConfig(rule.name, rule.include_assistant, rule.continuation, rule.change,
-                      rule.max_prior_turns, rule.max_turn_bytes, rule.max_input_bytes)
+                      rule.max_prior_turns, rule.max_turn_bytes, rule.max_input_bytes,
+                      rule.evaluator, rule.change_evidence)
 
 
 class TopicContinuity:
