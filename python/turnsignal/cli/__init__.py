@@ -26,7 +26,7 @@ exit status (every command):
   130  interrupted (SIGINT)   141  output pipe closed   143  terminated (SIGTERM)"""
 
 #: Sub-command modules, in the order ``--help`` lists them.
-COMMANDS = ("evaluate", "conformance", "replay", "eval", "eval_drift")
+COMMANDS = ("evaluate", "conformance", "replay", "eval", "eval_drift", "segment")
 
 
 def build_parser() -> argparse.ArgumentParser:

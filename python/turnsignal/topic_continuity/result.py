@@ -6,12 +6,14 @@ import math
 from enum import Enum
 from typing import Any, Dict, List, NamedTuple
 
+from turnsignal.config.evaluators import EVALUATORS
 from turnsignal.topic_continuity.constants import (
     DISJOINT_CONFIDENCE_MAX,
     DISJOINT_CONFIDENCE_MIN,
     EVALUATOR_VERSION,
     EXPLICIT_CHANGE_CONFIDENCE,
     HISTORY_SOURCE,
+    NEW_REQUEST_CONFIDENCE,
     SCHEMA_VERSION,
 )
 
@@ -68,6 +70,10 @@ class Reason(str, Enum):
     INCONCLUSIVE = "unknown_inconclusive"
     CANCELLED = "unknown_cancelled"
     INTERNAL_ERROR = "unknown_internal_error"
+    # lexical.2 only (docs/lexical2.md §5)
+    NEW_REQUEST = "change_new_request"
+    ANSWER = "continuation_answer"
+    RECENT_OVERLAP = "continuation_recent_overlap"
 
     def __str__(self) -> str:
         return self.value
@@ -176,8 +182,8 @@ def invariant_problems(result: TopicContinuityResult) -> List[str]:
         if not isinstance(value, (bool, int, float)):  # content-free: numbers and flags only
             problems.append("scope and features hold only numbers and flags")
             break
-    if (result.schema_version, result.evaluator_version) != (SCHEMA_VERSION, EVALUATOR_VERSION):
-        problems.append("schema_version and evaluator_version must be this evaluator's")
+    if result.schema_version != SCHEMA_VERSION or result.evaluator_version not in EVALUATORS:
+        problems.append("schema_version and evaluator_version must be this library's")
     return problems
 
 
@@ -192,29 +198,35 @@ def _confidence_problems(class_: Class, reason: Reason, confidence: Any,
         return []
     if coverage is not Coverage.FULL:
         return ["a change needs full coverage"]
-    if reason is Reason.EXPLICIT_MARKER and confidence < EXPLICIT_CHANGE_CONFIDENCE:
-        return [f"an explicit change has confidence >= {EXPLICIT_CHANGE_CONFIDENCE}"]
-    if reason is not Reason.EXPLICIT_MARKER and not (
-            DISJOINT_CONFIDENCE_MIN <= confidence <= DISJOINT_CONFIDENCE_MAX):
+    if reason is Reason.EXPLICIT_MARKER:
+        if confidence < EXPLICIT_CHANGE_CONFIDENCE:
+            return [f"an explicit change has confidence >= {EXPLICIT_CHANGE_CONFIDENCE}"]
+        return []
+    if reason is Reason.NEW_REQUEST:
+        if confidence != NEW_REQUEST_CONFIDENCE:
+            return [f"a new request has confidence {NEW_REQUEST_CONFIDENCE}"]
+        return []
+    if not DISJOINT_CONFIDENCE_MIN <= confidence <= DISJOINT_CONFIDENCE_MAX:
         return [f"a disjoint change has confidence in"
                 f" [{DISJOINT_CONFIDENCE_MIN}, {DISJOINT_CONFIDENCE_MAX}]"]
     return []
 
 
 def new_result(signal: str, class_: Class, reason: Reason, confidence: float,
-               coverage: Coverage, scope: Scope,
-               features: Features = ZERO_FEATURES) -> TopicContinuityResult:
+               coverage: Coverage, scope: Scope, features: Features = ZERO_FEATURES,
+               evaluator: str = EVALUATOR_VERSION) -> TopicContinuityResult:
     """Build a result, turning any invariant violation (a bug) into the
     internal-error result instead of letting a wrong answer out."""
     fallback = reason.fallback if isinstance(reason, Reason) else False
     result = TopicContinuityResult(signal, class_, reason, confidence, fallback, coverage,
-                                   scope, features)
+                                   scope, features, evaluator_version=evaluator)
     if invariant_problems(result):
-        return internal_error_result(signal, scope.assistant_included)
+        return internal_error_result(signal, scope.assistant_included, evaluator)
     return result
 
 
-def internal_error_result(signal: str, assistant_included: bool) -> TopicContinuityResult:
+def internal_error_result(signal: str, assistant_included: bool,
+                          evaluator: str = EVALUATOR_VERSION) -> TopicContinuityResult:
     return TopicContinuityResult(signal, Class.UNKNOWN, Reason.INTERNAL_ERROR, 0.0, True,
                                  Coverage.PARTIAL, Scope(bool(assistant_included)),
-                                 ZERO_FEATURES)
+                                 ZERO_FEATURES, evaluator_version=evaluator)
