@@ -14,6 +14,7 @@ __all__ = [
     "LiveTurn",
     "LiveTurn2",
     "NativeError",
+    "__version__",
     "analyze_live",
     "analyze_live2",
     "content_terms",
@@ -35,7 +36,6 @@ __all__ = [
     "stem",
     "term_set",
     "terms",
-    "__version__",
 ]
 
 __version__: str
