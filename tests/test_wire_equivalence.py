@@ -9,12 +9,11 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from helpers import best_time
 from turnsignal.model import (
     BlockType,
     Instruction,
@@ -353,13 +352,9 @@ def test_auto_detection_reads_each_skipped_message_a_constant_number_of_times():
     assert max(item.reads for item in request[key][:conv.skipped]) <= 2
 
 
-def _best_time(request, format_, repeat=5):
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        decode(request, format_, tail_messages=512, tail_blocks=4096)
-        best = min(best, time.perf_counter() - start)
-    return best
+def _decode_time(request, format_):
+    return best_time(lambda: decode(request, format_, tail_messages=512, tail_blocks=4096),
+                     repeat=5)
 
 
 @pytest.mark.parametrize("format_", ["openai", "anthropic", "neutral", "responses"])
@@ -369,4 +364,4 @@ def test_100k_messages_cost_about_what_600_cost(format_):
     # Responses scans every item for item_reference (one dict read each), so
     # it gets a looser, still sub-linear bound: 100,000 / 600 is 166x.
     factor = 20 if format_ == "responses" else 5
-    assert _best_time(large, format_) < factor * _best_time(small, format_)
+    assert _decode_time(large, format_) < factor * _decode_time(small, format_)

@@ -139,13 +139,27 @@ def load(name: str | None = None) -> Tuple[str, ModuleType]:
     try:
         from turnsignal import _native
     except ImportError:
-        warnings.warn(
-            "turnsignal's native extension is not available; using the pure-Python "
-            "reference implementation (slower, identical results)",
-            RuntimeWarning,
-            stacklevel=3,
-        )
+        _warn_fallback_once()
         from turnsignal import _reference
 
         return "python", _reference
     return "native", _native
+
+
+_fallback_warned = False
+
+
+def _warn_fallback_once() -> None:
+    """One warning per process: ``import turnsignal`` resolves the default,
+    and every ``TopicContinuity()`` resolves it again; each call site would
+    otherwise print its own copy."""
+    global _fallback_warned
+    if _fallback_warned:
+        return
+    _fallback_warned = True
+    warnings.warn(
+        "turnsignal's native extension is not available; using the pure-Python "
+        "reference implementation (slower, identical results)",
+        RuntimeWarning,
+        stacklevel=4,
+    )

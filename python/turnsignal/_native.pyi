@@ -8,6 +8,36 @@ GIL released. A Rust panic never crosses into Python: it raises NativeError.
 
 from typing import Any, Dict, List, Sequence, Tuple, final
 
+__all__ = [
+    "BUILD_PROFILE",
+    "UNICODE_VERSION",
+    "LiveTurn",
+    "LiveTurn2",
+    "NativeError",
+    "__version__",
+    "analyze_live",
+    "analyze_live2",
+    "content_terms",
+    "count_facts",
+    "definite_heads",
+    "entities",
+    "lexicons",
+    "live_cues",
+    "lowercase",
+    "masked_ranges",
+    "phrase_flags",
+    "phrase_flags2",
+    "phrase_tokens",
+    "prose_term_count",
+    "recent_act",
+    "score_prior",
+    "score_prior2",
+    "single_quote_spans",
+    "stem",
+    "term_set",
+    "terms",
+]
+
 __version__: str
 BUILD_PROFILE: str  # "release" or "debug"
 UNICODE_VERSION: str  # "17.0.0"

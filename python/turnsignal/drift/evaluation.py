@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import zlib
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -107,6 +108,8 @@ def read_cases(paths: Iterable[Union[str, Path]]) -> Iterator[LabeledCase]:
                 yield _case(data, (str(path), number))
         except UnicodeDecodeError:
             raise DriftDatasetError(str(path), 0, "not UTF-8 text") from None
+        except (EOFError, zlib.error, gzip.BadGzipFile):
+            raise DriftDatasetError(str(path), 0, "truncated or corrupt gzip data") from None
         except OSError as error:
             raise DriftDatasetError(str(path), 0, error.strerror or type(error).__name__) \
                 from None

@@ -14,7 +14,6 @@ summed per source over all splits (``split == "all"``).
 
 from __future__ import annotations
 
-import gzip
 import json
 import os
 import time
@@ -35,6 +34,7 @@ from typing import (
     Union,
 )
 
+from turnsignal._lines import read_lines
 from turnsignal.config import ConfigSource
 from turnsignal.errors import WireFormatError
 from turnsignal.offline.baseline import baseline_class
@@ -47,6 +47,7 @@ __all__ = [
     "EvalReport",
     "GroupStats",
     "Invalid",
+    "NoSuchRule",
     "Scored",
     "case_files",
     "evaluate_dataset",
@@ -162,7 +163,7 @@ def case_files(paths: Iterable[PathLike]) -> List[Path]:
         elif path.exists():
             files.append(path)
         else:
-            raise FileNotFoundError(f"no such file or directory: {path}")
+            raise FileNotFoundError(f"{path}: no such file or directory")
     return files
 
 
@@ -172,11 +173,9 @@ def _is_case_file(path: Path) -> bool:
 
 def _iter_raw(files: Sequence[Path]) -> Iterator[Tuple[str, int, bytes]]:
     for path in files:
-        opener = gzip.open if path.name.endswith(".gz") else open
-        with opener(path, "rb") as handle:
-            for number, raw in enumerate(handle, 1):
-                if raw.strip():
-                    yield str(path), number, raw
+        for number, raw in read_lines(path):
+            if raw.strip():
+                yield str(path), number, raw
 
 
 def _source_split(case: Dict[str, Any]) -> Tuple[str, str]:
@@ -240,12 +239,16 @@ def _score_chunk(chunk: List[Tuple[str, int, bytes]]) -> List[Union[Scored, Inva
     return [_score_line(file, number, raw) for file, number, raw in chunk]
 
 
+class NoSuchRule(ValueError):
+    """``rule`` names no rule of the configuration."""
+
+
 def _rule_index(signal: Any, rule: Optional[str]) -> int:
     names = [r.name for r in signal.rules]
     if rule is None:
         return 0
     if rule not in names:
-        raise ValueError(f"no rule named {rule!r}; the configuration has {', '.join(names)}")
+        raise NoSuchRule(f"no rule named {rule!r}; the configuration has {', '.join(names)}")
     return names.index(rule)
 
 

@@ -62,6 +62,9 @@ class ReplaySummary:
         self.errors: Counter = Counter()  # by error type
         self.rules: Dict[str, RuleCounts] = {}
         self.elapsed_s = 0.0
+        #: The run was stopped early: ``lines`` is how far it got (the output
+        #: holds the results of lines 1 to ``lines``).
+        self.stopped = False
 
     def add(self, result: LineResult) -> None:
         self.lines += 1
@@ -90,12 +93,14 @@ class ReplaySummary:
             "bad_line_numbers": list(self.bad_line_numbers),
             "errors": dict(self.errors.most_common()),
             "elapsed_s": self.elapsed_s,
+            "stopped": self.stopped,
             "evaluations_per_second": self.evaluations_per_second,
             "rules": {name: counts.to_dict() for name, counts in self.rules.items()},
         }
 
     def render(self) -> str:
-        out = [f"replay: {self.lines} lines, {self.evaluated} evaluated, "
+        out = [f"replay{' (stopped early)' if self.stopped else ''}: {self.lines} lines,"
+               f" {self.evaluated} evaluated, "
                f"{self.bad_lines} bad, {self.elapsed_s:.2f} s"
                + (f", {self.evaluations_per_second:,.0f} evaluations/s"
                   if self.evaluations_per_second else "")]

@@ -8,6 +8,7 @@ import time
 from types import ModuleType
 from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
+from turnsignal.config.ranges import effective_range_problem
 from turnsignal.model import Message
 from turnsignal.topic_continuity.checkpoint import CancelToken, Checkpoint
 from turnsignal.topic_continuity.extract import TurnCache
@@ -60,7 +61,8 @@ def _is_number(value: object) -> bool:
 
 
 def valid_config(rule: EvalConfig) -> bool:
-    """The evaluator's own range check, independent of config validation."""
+    """The evaluator's own check of a config it is handed (validated or not):
+    the types, then the ranges of ``config/ranges.py``, their one definition."""
     limits = (rule.max_prior_turns, rule.max_turn_bytes, rule.max_input_bytes)
     if not all(_is_int(value) for value in limits):
         return False
@@ -70,11 +72,11 @@ def valid_config(rule: EvalConfig) -> bool:
         return False
     if not evaluator_valid(rule.evaluator, rule.change_evidence):
         return False
-    turns, turn_bytes, input_bytes = limits
-    change, continuation = float(rule.change), float(rule.continuation)
-    return (1 <= turns <= 32 and 256 <= turn_bytes <= 65536
-            and 1024 <= input_bytes <= 1 << 20 and input_bytes >= turn_bytes
-            and 0 <= change < continuation < 1)  # NaN fails every comparison
+    try:
+        thresholds = float(rule.continuation), float(rule.change)
+    except OverflowError:  # an integer beyond float64 is not finite
+        return False
+    return effective_range_problem(*thresholds, *limits) is None
 
 
 class _Group(NamedTuple):

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import math
 from enum import Enum
-from typing import Any, Dict, NamedTuple
+from typing import Any, Dict, List, NamedTuple
 
+from turnsignal.config.evaluators import EVALUATORS
 from turnsignal.topic_continuity.constants import (
     DISJOINT_CONFIDENCE_MAX,
     DISJOINT_CONFIDENCE_MIN,
@@ -24,6 +25,7 @@ __all__ = [
     "Scope",
     "TopicContinuityResult",
     "internal_error_result",
+    "invariant_problems",
     "new_result",
 ]
 
@@ -157,22 +159,57 @@ class TopicContinuityResult(NamedTuple):
         }
 
 
-def _valid(class_: Class, reason: Reason, confidence: float, coverage: Coverage) -> bool:
-    if reason.class_ is not class_ or not isinstance(coverage, Coverage):
-        return False
-    if not math.isfinite(confidence) or not 0.0 <= confidence <= 1.0:
-        return False
-    if class_ is Class.UNKNOWN:
-        return confidence == 0.0
-    if class_ is Class.CHANGE:
-        if coverage is not Coverage.FULL:
-            return False
-        if reason is Reason.EXPLICIT_MARKER:
-            return confidence >= EXPLICIT_CHANGE_CONFIDENCE
-        if reason is Reason.NEW_REQUEST:
-            return confidence == NEW_REQUEST_CONFIDENCE
-        return DISJOINT_CONFIDENCE_MIN <= confidence <= DISJOINT_CONFIDENCE_MAX
-    return True
+def invariant_problems(result: TopicContinuityResult) -> List[str]:
+    """Every spec §8 invariant ``result`` breaks; empty for a valid result.
+
+    The one definition of a valid result: ``new_result`` refuses to let an
+    invalid one out, and the hostile-input tests and fuzzers check every
+    result they see with this same function.
+    """
+    class_, reason, coverage = result.class_, result.reason, result.coverage
+    if not (isinstance(class_, Class) and isinstance(reason, Reason)
+            and isinstance(coverage, Coverage)):
+        return ["class, reason and coverage must be their enums"]
+    problems = []
+    if reason.class_ is not class_:
+        problems.append(f"reason {reason.value} does not belong to class {class_.value}")
+    if result.fallback is not reason.fallback:
+        problems.append(f"fallback must be {reason.fallback} for {reason.value}")
+    problems.extend(_confidence_problems(class_, reason, result.confidence, coverage))
+    if not isinstance(result.signal, str):
+        problems.append("signal must be the rule name (a string)")
+    for value in (*result.scope, *result.features):
+        if not isinstance(value, (bool, int, float)):  # content-free: numbers and flags only
+            problems.append("scope and features hold only numbers and flags")
+            break
+    if result.schema_version != SCHEMA_VERSION or result.evaluator_version not in EVALUATORS:
+        problems.append("schema_version and evaluator_version must be this library's")
+    return problems
+
+
+def _confidence_problems(class_: Class, reason: Reason, confidence: Any,
+                         coverage: Coverage) -> List[str]:
+    if (not isinstance(confidence, float) or not math.isfinite(confidence)
+            or not 0.0 <= confidence <= 1.0):
+        return ["confidence must be a finite float in [0, 1]"]
+    if class_ is Class.UNKNOWN and confidence != 0.0:
+        return ["an unknown result has confidence 0"]
+    if class_ is not Class.CHANGE:
+        return []
+    if coverage is not Coverage.FULL:
+        return ["a change needs full coverage"]
+    if reason is Reason.EXPLICIT_MARKER:
+        if confidence < EXPLICIT_CHANGE_CONFIDENCE:
+            return [f"an explicit change has confidence >= {EXPLICIT_CHANGE_CONFIDENCE}"]
+        return []
+    if reason is Reason.NEW_REQUEST:
+        if confidence != NEW_REQUEST_CONFIDENCE:
+            return [f"a new request has confidence {NEW_REQUEST_CONFIDENCE}"]
+        return []
+    if not DISJOINT_CONFIDENCE_MIN <= confidence <= DISJOINT_CONFIDENCE_MAX:
+        return [f"a disjoint change has confidence in"
+                f" [{DISJOINT_CONFIDENCE_MIN}, {DISJOINT_CONFIDENCE_MAX}]"]
+    return []
 
 
 def new_result(signal: str, class_: Class, reason: Reason, confidence: float,
@@ -180,10 +217,12 @@ def new_result(signal: str, class_: Class, reason: Reason, confidence: float,
                evaluator: str = EVALUATOR_VERSION) -> TopicContinuityResult:
     """Build a result, turning any invariant violation (a bug) into the
     internal-error result instead of letting a wrong answer out."""
-    if not _valid(class_, reason, confidence, coverage):
+    fallback = reason.fallback if isinstance(reason, Reason) else False
+    result = TopicContinuityResult(signal, class_, reason, confidence, fallback, coverage,
+                                   scope, features, evaluator_version=evaluator)
+    if invariant_problems(result):
         return internal_error_result(signal, scope.assistant_included, evaluator)
-    return TopicContinuityResult(signal, class_, reason, confidence, reason.fallback,
-                                 coverage, scope, features, evaluator_version=evaluator)
+    return result
 
 
 def internal_error_result(signal: str, assistant_included: bool,

@@ -14,6 +14,7 @@ from turnsignal.config import (
     load_topic_continuity_rules,
     parse_topic_continuity_rules,
 )
+from turnsignal.config.loader import source_prefix
 from turnsignal.errors import ConfigError, ConfigIssue
 from turnsignal.model import Message
 from turnsignal.observers import as_tuple, notify
@@ -82,10 +83,19 @@ class TopicContinuity:
                     implementation: Optional[str] = None,
                     observers: Optional[Iterable[Any]] = None) -> TopicContinuity:
         """Rules from a YAML/JSON file, a full document (``routing: signals:
-        topic_continuity: [...]``), the ``routing`` mapping, or a bare list."""
+        topic_continuity: [...]``), the ``routing`` mapping, or a bare list.
+        Raises ``ConfigError`` listing every problem (naming the file, when
+        ``source`` is one), and when the document holds no rule at all."""
+        rules = _validated(load_topic_continuity_rules, source)
+        if not rules:
+            # An empty evaluator would answer nothing, silently: a misplaced
+            # or misspelt list must not look like a working configuration.
+            raise ConfigError([ConfigIssue(
+                f"{source_prefix(source)}{_RULES_PATH}",
+                "no topic_continuity rule found; list at least one rule here"
+                " (without a configuration, the embedded default rule is used)")])
         instance = cls.__new__(cls)
-        instance._init(_validated(load_topic_continuity_rules, source), implementation,
-                       observers)
+        instance._init(rules, implementation, observers)
         return instance
 
     @classmethod
