@@ -9,6 +9,7 @@ import sys
 from contextlib import ExitStack
 from typing import Any, BinaryIO, Optional
 
+from turnsignal.cli import replay_ray
 from turnsignal.cli._io import fail
 from turnsignal.errors import ConfigError
 from turnsignal.offline.progress import progress_bar
@@ -39,6 +40,7 @@ def register(subparsers: Any) -> None:
                         help="never show the progress bar (it only shows on a terminal)")
     parser.add_argument("--strict", action="store_true",
                         help="exit with status 1 when any line was bad")
+    replay_ray.add_arguments(parser)
     parser.set_defaults(handler=run)
 
 
@@ -70,6 +72,8 @@ def _silence_stdout() -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if replay_ray.is_ray_run(args):
+        return replay_ray.run(args)
     with ExitStack() as stack:
         try:
             source = _open_input(stack, args.logs)
