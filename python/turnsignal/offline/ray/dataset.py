@@ -79,10 +79,7 @@ def _tally_batch(batch: Any) -> Any:
     import pyarrow
 
     tally = Tally()
-    keys = [name for name in batch.column_names if name != RECORD_COLUMN]
-    columns = [batch.column(name).to_pylist() for name in keys]
-    for key, record in zip(zip(*columns), batch.column(RECORD_COLUMN).to_pylist()):
-        tally.add(key, record)
+    tally.add_table(batch, RECORD_COLUMN)
     return pyarrow.table({"tally": pyarrow.array([pickle.dumps(tally)], pyarrow.binary())})
 
 

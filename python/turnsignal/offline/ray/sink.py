@@ -93,7 +93,7 @@ class ReplaySink(Datasink):
                     writer = _Writer(filesystem.open_output_stream(name), self.file_format,
                                      table.schema)
                 writer.write(table)
-                _count(tally, table)
+                tally.add_table(table, RECORD_COLUMN)
         finally:
             if writer is not None:
                 writer.close()
@@ -103,13 +103,6 @@ class ReplaySink(Datasink):
         # Ray >= 2.39 passes a WriteResult; earlier versions the list itself.
         returns = getattr(write_result, "write_returns", write_result)
         self.tally = merged(returns)
-
-
-def _count(tally: Tally, table: Any) -> None:
-    keys = [name for name in table.column_names if name != RECORD_COLUMN]
-    columns = [table.column(name).to_pylist() for name in keys]
-    for key, record in zip(zip(*columns), table.column(RECORD_COLUMN).to_pylist()):
-        tally.add(key, record)
 
 
 class _Writer:

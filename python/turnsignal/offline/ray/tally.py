@@ -62,6 +62,14 @@ class Tally:
             counts = self.rules.setdefault(result["signal"], RuleCounts())
             counts.add(result["class"], result["reason"], result["coverage"], result["fallback"])
 
+    def add_table(self, table: Any, record_column: str = "record") -> None:
+        """Count every row of an Arrow table of ``replay_dataset`` rows: the
+        record column, and every other column as the row's key."""
+        keys = [name for name in table.column_names if name != record_column]
+        columns = [table.column(name).to_pylist() for name in keys]
+        for key, record in zip(zip(*columns), table.column(record_column).to_pylist()):
+            self.add(key, record)
+
     def merge(self, other: Tally) -> Tally:
         self.lines += other.lines
         self.evaluated += other.evaluated
