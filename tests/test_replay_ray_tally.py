@@ -9,9 +9,9 @@ import random
 from typing import Any, List
 
 import pytest
+
 from conftest import IN_CI
 from test_replay import LINES
-
 from turnsignal.offline.replay import replay
 from turnsignal.offline.summary import MAX_LISTED_BAD_LINES
 

@@ -15,9 +15,10 @@ Parquet file holds one log line per row in a string or binary column
 
 from __future__ import annotations
 
+import inspect
 import io
 import os
-from typing import TYPE_CHECKING, Any, Iterator, List, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Sequence, Tuple
 
 from ray.data import Dataset, read_datasource
 from ray.data.datasource import FileBasedDatasource
@@ -34,14 +35,23 @@ __all__ = ["DEFAULT_LINES_PER_BLOCK", "SOURCE_COLUMN", "check_parquet_columns", 
 #: Lines per block: ~1 MB of typical requests, ~0.1 s of evaluation per batch,
 #: so per-batch overheads stay around 1 %.
 DEFAULT_LINES_PER_BLOCK = 1024
-#: Reading and splitting lines costs about 1 % of evaluating them: read tasks
-#: reserve no CPU, so they run beside actors that reserve every CPU (a read
-#: task waiting for a CPU the actors hold would stall the whole pipeline).
-_READ_CPUS = 0
 #: The column naming the file a row comes from.
 SOURCE_COLUMN = "source"
 _PARQUET_SUFFIX = ".parquet"
 _READ_BUFFER = 1 << 20
+
+
+def _no_cpu() -> Dict[str, Any]:
+    """Read tasks reserve no CPU. Reading and splitting lines costs about 1 %
+    of evaluating them, and a read task waiting for a CPU that the actors
+    hold would stall the whole pipeline. Recent Ray takes ``num_cpus=``;
+    older versions only ``ray_remote_args`` (deprecated since)."""
+    if "num_cpus" in inspect.signature(read_datasource).parameters:
+        return {"num_cpus": 0}
+    return {"ray_remote_args": {"num_cpus": 0}}
+
+
+_NO_CPU = _no_cpu()
 
 
 def _table(path: str, numbers: List[int], texts: List[Any]) -> pyarrow.Table:
@@ -205,11 +215,11 @@ def read_log(inputs: Sequence[str], *, column: str = TEXT_COLUMN,
     parts = []
     if lines:
         parts.append(read_datasource(
-            JsonLinesDatasource(lines, lines_per_block=lines_per_block), num_cpus=_READ_CPUS))
+            JsonLinesDatasource(lines, lines_per_block=lines_per_block), **_NO_CPU))
     if parquet:
         parts.append(read_datasource(
             ParquetLinesDatasource(parquet, column=column, lines_per_block=lines_per_block),
-            num_cpus=_READ_CPUS))
+            **_NO_CPU))
     if not parts:
         raise FileNotFoundError(f"no input files in: {', '.join(inputs)}")
     return parts[0].union(*parts[1:]) if len(parts) > 1 else parts[0]
