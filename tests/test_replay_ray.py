@@ -283,6 +283,7 @@ def test_cli_prints_the_local_summary(cluster: Cluster, small_log: Path, tmp_pat
                    "--actors", "2", "--strict", "--no-progress"])
     assert status == 1  # --strict, and there are bad lines
     ray_summary = capsys.readouterr().err
+    assert "row/s" not in ray_summary  # no progress bars off a terminal
     # The same text but for the time and the rate on the first line.
     assert ray_summary.split("\n", 1)[1] == local_summary.split("\n", 1)[1]
     first = ray_summary.split(" s, ", 1)[0]
@@ -291,15 +292,49 @@ def test_cli_prints_the_local_summary(cluster: Cluster, small_log: Path, tmp_pat
     _same(_jsonl_output(tmp_path / "out"), local)
 
 
-def test_cli_address_joins_a_running_cluster(cluster: Cluster, small_log: Path,
-                                             tmp_path: Path) -> None:
+def test_cli_address_joins_a_running_cluster_and_shows_progress_on_a_terminal(
+        cluster: Cluster, small_log: Path, tmp_path: Path) -> None:
     command = [sys.executable, "-m", "turnsignal.cli", "replay", "--engine", "ray",
                "--address", cluster.address, str(small_log), "-o", str(tmp_path / "out"),
                "--output-format", "parquet"]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr
-    assert f"replay: {len(LINES) + SMALL_LINES} lines" in done.stderr
+    status, output = _on_a_terminal(command)
+    assert status == 0, output
+    assert f"replay: {len(LINES) + SMALL_LINES} lines" in output
+    assert "MapBatches(ReplayBatches)" in output and "row/s" in output  # Ray's progress bars
     assert len(list((tmp_path / "out").glob("*.parquet"))) >= 1
+
+
+def _on_a_terminal(command: List[str]) -> Tuple[int, str]:
+    """Run ``command`` with a pseudo-terminal (140 columns) as stdin, stdout
+    and stderr; its exit status and everything it wrote."""
+    import fcntl
+    import pty
+    import select
+    import struct
+    import termios
+
+    main_fd, terminal = pty.openpty()
+    fcntl.ioctl(terminal, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 140, 0, 0))
+    child = subprocess.Popen(command, stdin=terminal, stdout=terminal, stderr=terminal)
+    os.close(terminal)
+    chunks = []
+    try:
+        while True:
+            ready, _, _ = select.select([main_fd], [], [], 1.0)
+            if not ready:
+                if child.poll() is not None:
+                    break
+                continue
+            try:
+                data = os.read(main_fd, 1 << 16)
+            except OSError:  # the terminal closed: the child is done
+                break
+            if not data:
+                break
+            chunks.append(data)
+        return child.wait(timeout=300), b"".join(chunks).decode("utf-8", "replace")
+    finally:
+        os.close(main_fd)
 
 
 @pytest.mark.parametrize(("arguments", "message"), [
