@@ -20,6 +20,7 @@ defined it (vLLM Semantic Router, evaluator lexical.1).
 from __future__ import annotations
 
 import logging
+from typing import TYPE_CHECKING, Any
 
 from turnsignal import _hotpath
 from turnsignal.config import TopicContinuityRule
@@ -43,6 +44,9 @@ from turnsignal.topic_continuity import (
 )
 from turnsignal.wire import decode
 
+if TYPE_CHECKING:  # imported on first use (see __getattr__): keeps `import turnsignal` lean
+    from turnsignal.segmentation import Segment, Segmentation, Segmenter, segment
+
 __all__ = [
     "EVALUATOR_VERSION",
     "IMPLEMENTATION",
@@ -63,6 +67,9 @@ __all__ = [
     "Router",
     "RouterEvaluation",
     "Scope",
+    "Segment",
+    "Segmentation",
+    "Segmenter",
     "TopicContinuity",
     "TopicContinuityEvaluation",
     "TopicContinuityResult",
@@ -71,6 +78,7 @@ __all__ = [
     "WireFormatError",
     "__version__",
     "decode",
+    "segment",
 ]
 
 # A library never configures logging: only a NullHandler, so that warnings
@@ -94,3 +102,17 @@ def _version() -> str:
 
 
 __version__: str = _version()
+
+_LAZY = {name: "turnsignal.segmentation"
+         for name in ("segment", "Segment", "Segmentation", "Segmenter")}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'turnsignal' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value

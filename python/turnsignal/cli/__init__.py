@@ -11,7 +11,7 @@ from typing import List, Optional
 __all__ = ["main"]
 
 #: Sub-command modules, in the order ``--help`` lists them.
-COMMANDS = ("evaluate", "conformance", "replay", "eval")
+COMMANDS = ("evaluate", "conformance", "replay", "eval", "eval_drift", "segment")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -36,6 +36,10 @@ def register(subparsers: Any) -> None:
                         help="also write PNG charts here (needs matplotlib)")
     parser.add_argument("--jobs", "-j", type=_jobs, default=1, metavar="N",
                         help="worker processes (default: 1; 0 = one per CPU)")
+    parser.add_argument("--segmentation", action="store_true",
+                        help="run the topic-segmentation experiment instead: Claude Code "
+                             "sessions (weak labels, features, Jaccard sweep) and Pk / "
+                             "WindowDiff on labelled dialogues (docs/segmentation.md)")
     parser.set_defaults(handler=run)
 
 
@@ -47,6 +51,10 @@ def _jobs(text: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.segmentation:
+        from turnsignal.cli.eval_segmentation import run as run_segmentation
+
+        return run_segmentation(args)
     try:
         report = evaluate_dataset(args.paths, config=args.config, rule=args.rule,
                                   jobs=args.jobs)
