@@ -79,11 +79,21 @@ def _cpu_seconds(pid: int) -> Optional[float]:
     return (int(fields[11]) + int(fields[12])) / _TICKS  # utime + stime
 
 
+def _name(pid: int) -> str:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
+            words = cmdline.read().split(b"\0")
+    except OSError:
+        return "?"
+    return b" ".join(words[:2]).decode("utf-8", "replace")[-60:]
+
+
 class Sampler:
     def __init__(self) -> None:
         self.peak_pss_kb = 0
         self.peak_rss_kb = 0
         self.cpu: Dict[int, float] = {}
+        self.names: Dict[int, str] = {}
 
     def sample(self, pids: Iterable[int]) -> None:
         pss_total = 0
@@ -95,6 +105,7 @@ class Sampler:
             self.peak_rss_kb = max(self.peak_rss_kb, rss or 0)
             if cpu is not None:
                 self.cpu[pid] = cpu
+            self.names[pid] = _name(pid)  # the latest: Ray workers rename themselves
         self.peak_pss_kb = max(self.peak_pss_kb, pss_total)
 
 
@@ -102,6 +113,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--interval", type=float, default=0.2)
     parser.add_argument("--json", metavar="PATH", help="also write the figures here")
+    parser.add_argument("--by-process", action="store_true",
+                        help="also list the CPU time of each process")
     parser.add_argument("command", nargs=argparse.REMAINDER)
     args = parser.parse_args()
     command = args.command[1:] if args.command[:1] == ["--"] else args.command
@@ -123,6 +136,10 @@ def main() -> int:
         "processes": len(sampler.cpu),
         "load_average": os.getloadavg()[0],
     }
+    if args.by_process:
+        ranked = sorted(sampler.cpu, key=lambda pid: -sampler.cpu[pid])
+        figures["cpu_by_process"] = [[sampler.names.get(pid, "?"), round(sampler.cpu[pid], 2)]
+                                     for pid in ranked]
     print(json.dumps(figures), file=sys.stderr)
     if args.json:
         with open(args.json, "w", encoding="utf-8") as out:

@@ -9,10 +9,13 @@ needs pyarrow but not Ray: the class is plain Python that Ray instantiates.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, List, Optional, Sequence
+import pickle
+from typing import TYPE_CHECKING, Any, List, Optional, Sequence, Tuple
 
 from turnsignal.config import TopicContinuityRule
+from turnsignal.offline.ray.tally import TALLY_COLUMN, Tally
 from turnsignal.offline.replay import evaluate_line
+from turnsignal.offline.summary import LineResult
 from turnsignal.topic_continuity import TopicContinuity
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -33,15 +36,17 @@ class ReplayBatches:
 
     ``rules`` are validated ``TopicContinuityRule`` objects (what
     ``TopicContinuity.rules`` holds), so a configuration file is read once,
-    on the driver, and never needs to exist on the workers.
+    on the driver, and never needs to exist on the workers. With ``tally``,
+    each output batch also carries its counts (see ``tally.TALLY_COLUMN``).
     """
 
     def __init__(self, rules: Sequence[TopicContinuityRule], *,
                  implementation: Optional[str] = None, format: str = "auto",
-                 column: str = TEXT_COLUMN) -> None:
+                 column: str = TEXT_COLUMN, tally: bool = False) -> None:
         self._signal = TopicContinuity(list(rules), implementation=implementation)
         self._format = format
         self._column = column
+        self._tally = tally
 
     def __call__(self, batch: pyarrow.Table) -> pyarrow.Table:
         import pyarrow
@@ -53,10 +58,30 @@ class ReplayBatches:
         texts = batch.column(self._column).to_pylist()
         numbers: List[Any] = (batch.column(LINE_COLUMN).to_pylist()
                               if LINE_COLUMN in batch.column_names else [None] * len(texts))
-        records = [evaluate_line(self._signal, number, _as_bytes(text), self._format).output
+        results = [evaluate_line(self._signal, number, _as_bytes(text), self._format)
                    for number, text in zip(numbers, texts)]
         kept = batch.select([name for name in batch.column_names if name != self._column])
-        return kept.append_column(RECORD_COLUMN, pyarrow.array(records, pyarrow.string()))
+        output = kept.append_column(RECORD_COLUMN, pyarrow.array(
+            [result.output for result in results], pyarrow.string()))
+        if not self._tally:
+            return output
+        tallies = [pickle.dumps(_tally(kept, results))] + [None] * (len(results) - 1)
+        return output.append_column(TALLY_COLUMN, pyarrow.array(tallies, pyarrow.binary()))
+
+
+def _tally(keys: pyarrow.Table, results: List[LineResult]) -> Tally:
+    """The counts of one batch; ``keys`` holds each row's id columns, read
+    only when a line is bad."""
+    tally = Tally()
+    columns: Optional[List[List[Any]]] = None
+    for index, result in enumerate(results):
+        key: Tuple[Any, ...] = ()
+        if result.error is not None:
+            if columns is None:
+                columns = [column.to_pylist() for column in keys.columns]
+            key = tuple(column[index] for column in columns)
+        tally.count(key, result.error, result.rules)
+    return tally
 
 
 def _check_text_type(column: str, kind: pyarrow.DataType) -> None:

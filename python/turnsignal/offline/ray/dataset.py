@@ -10,12 +10,12 @@ from ray.data import ActorPoolStrategy, Dataset
 
 from turnsignal.config import ConfigSource
 from turnsignal.offline.ray.batches import RECORD_COLUMN, TEXT_COLUMN, ReplayBatches
-from turnsignal.offline.ray.tally import Key, Tally, merged
+from turnsignal.offline.ray.tally import Key, counted, merged
 from turnsignal.offline.replay import build_signal
 from turnsignal.offline.summary import ReplaySummary
 from turnsignal.wire import FORMATS
 
-__all__ = ["DEFAULT_BATCH_SIZE", "replay_dataset", "summarize"]
+__all__ = ["DEFAULT_BATCH_SIZE", "map_replay", "replay_dataset", "summarize"]
 
 #: Rows per actor call (see ``DEFAULT_LINES_PER_BLOCK``: the same trade-off).
 DEFAULT_BATCH_SIZE = 1024
@@ -57,6 +57,16 @@ def replay_dataset(ds: Dataset, config: Optional[ConfigSource] = None, *,
     else null). Rows are never dropped. The result is lazy, like any Ray
     Dataset. Raises ``ConfigError`` for a bad ``config`` right away.
     """
+    return map_replay(ds, config, format=format, column=column, batch_size=batch_size,
+                      concurrency=concurrency, implementation=implementation)
+
+
+def map_replay(ds: Dataset, config: Optional[ConfigSource] = None, *, format: str = "auto",
+               column: str = TEXT_COLUMN, batch_size: int = DEFAULT_BATCH_SIZE,
+               concurrency: Concurrency = None, implementation: Optional[str] = None,
+               tally: bool = False) -> Dataset:
+    """``replay_dataset``; with ``tally``, each batch also carries its counts
+    (``tally.TALLY_COLUMN``) for the writer of ``replay_files``."""
     if format not in FORMATS:
         raise ValueError(f"unknown format {format!r}; expected one of {', '.join(FORMATS)}")
     if not isinstance(batch_size, int) or isinstance(batch_size, bool) or batch_size < 1:
@@ -72,14 +82,13 @@ def replay_dataset(ds: Dataset, config: Optional[ConfigSource] = None, *,
     return ds.map_batches(
         ReplayBatches, batch_format="pyarrow", batch_size=batch_size, compute=compute,
         fn_constructor_kwargs={"rules": signal.rules, "implementation": signal.implementation,
-                               "format": format, "column": column})
+                               "format": format, "column": column, "tally": tally})
 
 
 def _tally_batch(batch: Any) -> Any:
     import pyarrow
 
-    tally = Tally()
-    tally.add_table(batch, RECORD_COLUMN)
+    _, tally = counted(batch, RECORD_COLUMN)
     return pyarrow.table({"tally": pyarrow.array([pickle.dumps(tally)], pyarrow.binary())})
 
 

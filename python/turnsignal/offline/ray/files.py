@@ -7,7 +7,7 @@ from typing import List, Optional, Sequence
 
 from turnsignal.config import ConfigSource
 from turnsignal.offline.ray.batches import TEXT_COLUMN
-from turnsignal.offline.ray.dataset import DEFAULT_BATCH_SIZE, Concurrency, replay_dataset
+from turnsignal.offline.ray.dataset import DEFAULT_BATCH_SIZE, Concurrency, map_replay
 from turnsignal.offline.ray.sink import DEFAULT_ROWS_PER_FILE, ReplaySink, check_output_dir
 from turnsignal.offline.ray.source import check_parquet_columns, expand_inputs, read_log
 from turnsignal.offline.ray.tally import Key
@@ -47,10 +47,9 @@ def replay_files(inputs: Sequence[str], output_dir: str, *,
     """
     files = check_run(inputs, output_dir, config=config, column=column,
                       implementation=implementation)
-    replayed = replay_dataset(read_log(files, column=column, lines_per_block=batch_size),
-                              config, format=format, column=TEXT_COLUMN,
-                              batch_size=batch_size, concurrency=concurrency,
-                              implementation=implementation)
+    replayed = map_replay(read_log(files, column=column, lines_per_block=batch_size),
+                          config, format=format, column=TEXT_COLUMN, batch_size=batch_size,
+                          concurrency=concurrency, implementation=implementation, tally=True)
     sink = ReplaySink(output_dir, file_format=output_format, rows_per_file=rows_per_file)
     started = time.perf_counter()
     # Like reads, writes reserve no CPU, so they never wait for the actors.

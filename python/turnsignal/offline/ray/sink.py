@@ -23,7 +23,7 @@ from ray.data.block import BlockAccessor
 from ray.data.datasource import Datasink
 
 from turnsignal.offline.ray.batches import RECORD_COLUMN
-from turnsignal.offline.ray.tally import Tally, merged
+from turnsignal.offline.ray.tally import Tally, counted, merged
 
 __all__ = ["OUTPUT_FORMATS", "ReplaySink", "check_output_dir"]
 
@@ -89,11 +89,12 @@ class ReplaySink(Datasink):
                 table = BlockAccessor.for_block(block).to_arrow()
                 if table.num_rows == 0:
                     continue
+                table, counts = counted(table, RECORD_COLUMN)
+                tally.merge(counts)
                 if writer is None:
                     writer = _Writer(filesystem.open_output_stream(name), self.file_format,
                                      table.schema)
                 writer.write(table)
-                tally.add_table(table, RECORD_COLUMN)
         finally:
             if writer is not None:
                 writer.close()

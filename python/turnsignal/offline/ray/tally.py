@@ -10,12 +10,23 @@ lists them. Memory stays bounded: counters and at most twice that many keys.
 from __future__ import annotations
 
 import json
+import pickle
 from collections import Counter
 from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple
 
-from turnsignal.offline.summary import MAX_LISTED_BAD_LINES, ReplaySummary, RuleCounts
+from turnsignal.offline.summary import (
+    MAX_LISTED_BAD_LINES,
+    ReplaySummary,
+    RuleCounts,
+    RuleTuple,
+)
 
-__all__ = ["Key", "Tally", "key_order"]
+__all__ = ["TALLY_COLUMN", "Key", "Tally", "counted", "key_order", "merged"]
+
+#: A batch's pickled ``Tally`` in its first row, null in the others. Rows are
+#: never duplicated or dropped, so each batch's counts reach the writer
+#: exactly once, and the writer need not parse every record again.
+TALLY_COLUMN = "_tally"
 
 #: A row's identity: the values of its id columns (``(source, line)`` for a log).
 Key = Tuple[Any, ...]
@@ -47,10 +58,16 @@ class Tally:
         self.rules: Dict[str, RuleCounts] = {}
 
     def add(self, key: Key, record: str) -> None:
-        """Count one row: its key and its record's JSON text."""
-        self.lines += 1
+        """Count one row from its key and its record's JSON text."""
         parsed = json.loads(record)
-        error = parsed.get("error")
+        rules = [(r["signal"], r["class"], r["reason"], r["coverage"], r["fallback"])
+                 for r in parsed.get("results", ())]
+        self.count(key, parsed.get("error"), rules)
+
+    def count(self, key: Key, error: Optional[str], rules: Iterable[RuleTuple]) -> None:
+        """Count one row: its key, its error message or its rules'
+        ``(signal, class, reason, coverage, fallback)``."""
+        self.lines += 1
         if error is not None:
             self.errors[error.split(":", 1)[0]] += 1
             self.bad.append(key)
@@ -58,9 +75,8 @@ class Tally:
                 self._trim()
             return
         self.evaluated += 1
-        for result in parsed["results"]:
-            counts = self.rules.setdefault(result["signal"], RuleCounts())
-            counts.add(result["class"], result["reason"], result["coverage"], result["fallback"])
+        for signal, class_, reason, coverage, fallback in rules:
+            self.rules.setdefault(signal, RuleCounts()).add(class_, reason, coverage, fallback)
 
     def add_table(self, table: Any, record_column: str = "record") -> None:
         """Count every row of an Arrow table of ``replay_dataset`` rows: the
@@ -104,6 +120,19 @@ def merged(parts: Iterable[Optional[Tally]]) -> Tally:
         if part is not None:
             total.merge(part)
     return total
+
+
+def counted(table: Any, record_column: str = "record") -> Tuple[Any, Tally]:
+    """``table`` (Arrow, ``replay_dataset`` rows) without its tally column,
+    and the counts of its rows: the batches' own tallies when it has them,
+    else counted from the records."""
+    if TALLY_COLUMN not in table.column_names:
+        tally = Tally()
+        tally.add_table(table, record_column)
+        return table, tally
+    parts = table.column(TALLY_COLUMN).to_pylist()
+    rest = table.select([name for name in table.column_names if name != TALLY_COLUMN])
+    return rest, merged(pickle.loads(part) for part in parts if part is not None)
 
 
 def _merge_rule(mine: RuleCounts, theirs: RuleCounts) -> None:
