@@ -94,6 +94,7 @@ class Sampler:
         self.peak_rss_kb = 0
         self.cpu: Dict[int, float] = {}
         self.names: Dict[int, str] = {}
+        self.rss: Dict[int, int] = {}
 
     def sample(self, pids: Iterable[int]) -> None:
         pss_total = 0
@@ -103,6 +104,7 @@ class Sampler:
             cpu = _cpu_seconds(pid)
             pss_total += pss or 0
             self.peak_rss_kb = max(self.peak_rss_kb, rss or 0)
+            self.rss[pid] = max(self.rss.get(pid, 0), rss or 0)
             if cpu is not None:
                 self.cpu[pid] = cpu
             self.names[pid] = _name(pid)  # the latest: Ray workers rename themselves
@@ -114,7 +116,7 @@ def main() -> int:
     parser.add_argument("--interval", type=float, default=0.2)
     parser.add_argument("--json", metavar="PATH", help="also write the figures here")
     parser.add_argument("--by-process", action="store_true",
-                        help="also list the CPU time of each process")
+                        help="also list each process's CPU time and peak RSS")
     parser.add_argument("command", nargs=argparse.REMAINDER)
     args = parser.parse_args()
     command = args.command[1:] if args.command[:1] == ["--"] else args.command
@@ -138,8 +140,10 @@ def main() -> int:
     }
     if args.by_process:
         ranked = sorted(sampler.cpu, key=lambda pid: -sampler.cpu[pid])
-        figures["cpu_by_process"] = [[sampler.names.get(pid, "?"), round(sampler.cpu[pid], 2)]
-                                     for pid in ranked]
+        figures["by_process"] = [{"name": sampler.names.get(pid, "?"),
+                                  "cpu_s": round(sampler.cpu[pid], 2),
+                                  "peak_rss_mb": round(sampler.rss.get(pid, 0) / 1024, 1)}
+                                 for pid in ranked]
     print(json.dumps(figures), file=sys.stderr)
     if args.json:
         with open(args.json, "w", encoding="utf-8") as out:
