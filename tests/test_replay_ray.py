@@ -33,6 +33,7 @@ from turnsignal.offline.replay import replay
 # on Linux Ray otherwise listens on the machine's address).
 os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
 
+_RECORD_FACTORY = logging.getLogRecordFactory()
 try:
     import pyarrow
     import pyarrow.parquet
@@ -45,6 +46,10 @@ except ImportError as missing:  # pragma: no cover - ray is in the test extra
         raise
     pytest.skip(f"Ray Data not installed ({missing}): pip install -e '.[test]'",
                 allow_module_level=True)
+finally:
+    # Importing Ray stamps every log record of the process with a field of
+    # its own; other tests compare log records field by field.
+    logging.setLogRecordFactory(_RECORD_FACTORY)
 
 TIMINGS = ("classify_us", "prepare_extract_us")
 BAD_EVERY = 100

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import logging
 import random
 from typing import Any, List
 
@@ -15,12 +16,15 @@ from test_replay import LINES
 from turnsignal.offline.replay import replay
 from turnsignal.offline.summary import MAX_LISTED_BAD_LINES
 
+_RECORD_FACTORY = logging.getLogRecordFactory()
 try:
     from turnsignal.offline.ray.tally import Tally, merged
 except ImportError as missing:  # pragma: no cover - ray is in the test extra
     if IN_CI:
         raise
     pytest.skip(f"Ray Data not installed ({missing})", allow_module_level=True)
+finally:
+    logging.setLogRecordFactory(_RECORD_FACTORY)  # see test_replay_ray.py
 
 
 def _facts(summary: Any) -> dict:

@@ -101,7 +101,7 @@ class ReplaySink(Datasink):
         return tally
 
     def on_write_complete(self, write_result: Any) -> None:
-        # Ray >= 2.39 passes a WriteResult; earlier versions the list itself.
+        # Recent Ray passes a WriteResult; older versions passed the list itself.
         returns = getattr(write_result, "write_returns", write_result)
         self.tally = merged(returns)
 
