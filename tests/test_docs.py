@@ -14,7 +14,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 DOCUMENTS = ["README.md", "docs/topic-continuity.md", "docs/wire-formats.md",
              "docs/observability.md", "docs/conversation.md", "docs/decisions.md",
-             "docs/drift.md", "docs/sessions.md", "docs/segmentation.md"]
+             "docs/drift.md", "docs/sessions.md", "docs/segmentation.md",
+             "docs/history-reset.md"]
 _BLOCK = re.compile(r"```python\n(.*?)```", re.S)
 
 

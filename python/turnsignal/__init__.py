@@ -27,6 +27,7 @@ from turnsignal.config import TopicContinuityRule
 from turnsignal.conversation import ConversationFacts, ConversationRuleResult, ConversationSignal
 from turnsignal.decisions import DecisionMatch
 from turnsignal.errors import ConfigError, ConfigIssue, TurnsignalError, WireFormatError
+from turnsignal.history_reset import HistoryReset, ResetGate, ResetOutcome
 from turnsignal.model import Conversation, Message
 from turnsignal.router import Router, RouterEvaluation
 from turnsignal.topic_continuity import (
@@ -61,8 +62,11 @@ __all__ = [
     "Coverage",
     "DecisionMatch",
     "Features",
+    "HistoryReset",
     "Message",
     "Reason",
+    "ResetGate",
+    "ResetOutcome",
     "Results",
     "Router",
     "RouterEvaluation",

@@ -64,6 +64,22 @@ class HotPath(Protocol):
         """(strong_reference, weak_reference, acknowledgement, change_marker,
         marker_ambiguous) of the live segments (spec §6.8)."""
 
+    # -- evaluator lexical.2 (docs/lexical2.md §3) ----------------------------
+    def analyze_live2(self, segments: Sequence[str]) -> Any:
+        """The live turn of lexical.2: L, E and their counts and cap (as
+        ``LiveTurn``), ``content_term_count`` (|L2|), ``prose_terms``, ``cues``
+        (lead, request, addition, polar, pronoun, dependency, question) and
+        ``flags`` (the five phrase flags with the lexical.2 lexicons)."""
+
+    def score_prior2(self, live: Any, segments: Sequence[str], tool_names: Sequence[str],
+                     newest: bool) -> Tuple[float, float, bool, bool, float]:
+        """``score_prior``'s triple, the definite reference of this turn, and
+        (``newest`` only, else 0.0) containment(L2, stems of its terms)."""
+
+    def recent_act(self, text: str) -> int:
+        """The act of the newest turn's last assistant segment: 1 statement,
+        2 question, 3 closure (only its last 200 characters are read)."""
+
     # -- the conversation facts (turnsignal.conversation.facts) --------------
     def count_facts(self, messages: Sequence[Any], roles: Tuple[Any, ...],
                     classes: Tuple[Any, ...]) -> Tuple[int, int, int, int, int, int, int, int]:

@@ -6,7 +6,7 @@ the input are read as U+FFFD (spec §1). Large inputs are processed with the
 GIL released. A Rust panic never crosses into Python: it raises NativeError.
 """
 
-from typing import Any, List, Sequence, Tuple, final
+from typing import Any, Dict, List, Sequence, Tuple, final
 
 __version__: str
 BUILD_PROFILE: str  # "release" or "debug"
@@ -80,3 +80,67 @@ def count_facts(
     BlockType.IMAGE); both are compared by identity. Raises TypeError on any
     input shape it does not handle (not tuples, a role that is no Role member);
     the caller then runs ``turnsignal._reference.count_facts``."""
+
+# -- evaluator lexical.2 (docs/lexical2.md) ----------------------------------
+
+def lexicons() -> Dict[str, Dict[str, Any]]:
+    """The word lists, constants and suffix rules the core was built with, by
+    evaluator (``"lexical1"``, ``"lexical2"``): ``{list name: [...],
+    "constants": {name: float}, "rules": {name: [(suffix, replacement, min)]}}``."""
+
+@final
+class LiveTurn2:
+    """The live turn as lexical.2 sees it (§3.1-§3.4); immutable, created by
+    :func:`analyze_live2`."""
+
+    @property
+    def term_count(self) -> int:
+        """|L|."""
+    @property
+    def entity_count(self) -> int:
+        """|E|."""
+    @property
+    def capped(self) -> bool:
+        """Some live segment reached the entity cap."""
+    @property
+    def content_term_count(self) -> int:
+        """|L2|, the stemmed content terms (§3.4)."""
+    @property
+    def prose_terms(self) -> int:
+        """prose_term_count of the live segments (§6.6)."""
+    @property
+    def cues(self) -> Tuple[int, int, bool, bool, bool, bool, bool]:
+        """(lead, request, addition, polar, pronoun, dependency, question) of
+        §3.3; request is 0 (none), 1 (request frame) or 2 (definite)."""
+    @property
+    def flags(self) -> Tuple[bool, bool, bool, bool, bool]:
+        """The phrase flags of §3.2 (lexical.2 lexicons, substring markers)."""
+
+def analyze_live2(segments: Sequence[str]) -> LiveTurn2:
+    """The live turn of lexical.2."""
+
+def score_prior2(
+    live: LiveTurn2, segments: Sequence[str], tool_names: Sequence[str], newest: bool
+) -> Tuple[float, float, bool, bool, float]:
+    """``score_prior``'s (lexical, entity, capped), whether a definite head of
+    the live turn is a term of this prior turn, and for the ``newest`` turn the
+    recent overlap containment(L2, stems of its terms), else 0.0 (§3.5)."""
+
+def stem(word: str) -> str:
+    """The light suffix stemmer (§3.4)."""
+
+def phrase_flags2(segments: Sequence[str]) -> Tuple[bool, bool, bool, bool, bool]:
+    """The phrase flags of §3.2."""
+
+def live_cues(segments: Sequence[str]) -> Tuple[int, int, bool, bool, bool, bool, bool]:
+    """The cues of §3.3 (as ``LiveTurn2.cues``)."""
+
+def content_terms(segments: Sequence[str]) -> List[str]:
+    """L2, sorted (§3.4)."""
+
+def definite_heads(segments: Sequence[str]) -> List[str]:
+    """D, sorted (§3.3)."""
+
+def recent_act(text: str) -> int:
+    """The act of one assistant segment: 1 statement, 2 question, 3 closure
+    (§3.5); only its last 200 characters are read."""

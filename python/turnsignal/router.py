@@ -25,6 +25,7 @@ from typing import (
 )
 
 from . import _hotpath
+from ._provenance import capture
 from ._routing_document import RoutingDocument, load_document
 from .config import TopicContinuityRule, parse_topic_continuity_rules
 from .conversation import ConversationFacts, ConversationSignal, compute_facts
@@ -241,6 +242,7 @@ class Router:
             history_available=history_available and conversation.history_available,
             deadline=deadline, cancel=cancel, request_id=request_id,
             format=conversation.format)
+        topic._provenance = capture(request, conversation.format)
         results = self.conversation.evaluate_facts(facts)
         if self.observers:
             notify(self.observers, "on_conversation", results, request_id)

@@ -8,12 +8,16 @@ pub mod bytemask;
 pub mod charclass;
 pub mod entities;
 pub mod fused;
+#[rustfmt::skip]
 pub mod lexicon;
+pub mod lexical2;
 pub mod masking;
+pub mod phrase_lexicon;
 pub mod phrases;
 pub mod quotes;
 pub mod score;
 pub mod strset;
+pub mod substrings;
 #[rustfmt::skip]
 #[allow(clippy::all)]
 pub mod tables;
@@ -23,6 +27,8 @@ pub mod terms;
 mod python;
 #[cfg(feature = "python")]
 mod python_facts;
+#[cfg(feature = "python")]
+mod python_lexical2;
 
 pub use charclass::lowercase;
 pub use entities::{entities, entity_set};

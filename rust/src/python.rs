@@ -24,7 +24,7 @@ create_exception!(
 const DETACH_BYTES: usize = 4096;
 
 /// The UTF-8 text of one Python `str`, kept alive for the call.
-enum Held<'py> {
+pub(crate) enum Held<'py> {
     /// The strict UTF-8 encoding (the common case: no lone surrogates).
     Bytes(Bound<'py, PyBytes>),
     /// Text that held lone surrogates, each replaced by U+FFFD (spec §1).
@@ -32,7 +32,7 @@ enum Held<'py> {
 }
 
 impl Held<'_> {
-    fn as_str(&self) -> &str {
+    pub(crate) fn as_str(&self) -> &str {
         match self {
             // Validated in `hold` (and Python's strict UTF-8 encoder only
             // produces valid UTF-8), so the fallback is unreachable.
@@ -62,7 +62,7 @@ fn replace_surrogates(bytes: &[u8]) -> String {
     }
 }
 
-fn hold<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Held<'py>> {
+pub(crate) fn hold<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Held<'py>> {
     let s = obj.cast::<PyString>().map_err(|_| {
         let ty = obj
             .get_type()
@@ -86,7 +86,7 @@ fn hold<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Held<'py>> {
     }
 }
 
-fn hold_seq<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Vec<Held<'py>>> {
+pub(crate) fn hold_seq<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Vec<Held<'py>>> {
     if obj.is_instance_of::<PyString>() {
         return Err(PyTypeError::new_err(format!(
             "{what} must be a sequence of str, not str"
@@ -99,7 +99,7 @@ fn hold_seq<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Vec<Held<'py>>
     Ok(out)
 }
 
-fn strs<'a>(held: &'a [Held<'_>]) -> Vec<&'a str> {
+pub(crate) fn strs<'a>(held: &'a [Held<'_>]) -> Vec<&'a str> {
     held.iter().map(Held::as_str).collect()
 }
 
@@ -115,7 +115,7 @@ pub(crate) fn panic_message(e: Box<dyn std::any::Any + Send>) -> String {
 }
 
 /// Run `f` with panics caught, detached from the interpreter when `bytes` is large.
-fn run<T, F>(py: Python<'_>, bytes: usize, f: F) -> PyResult<T>
+pub(crate) fn run<T, F>(py: Python<'_>, bytes: usize, f: F) -> PyResult<T>
 where
     T: Send,
     F: FnOnce() -> T + Send,
@@ -128,7 +128,7 @@ where
     result.map_err(|e| NativeError::new_err(panic_message(e)))
 }
 
-fn total(texts: &[&str]) -> usize {
+pub(crate) fn total(texts: &[&str]) -> usize {
     texts.iter().map(|s| s.len()).sum()
 }
 
@@ -298,5 +298,6 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(analyze_live, m)?)?;
     m.add_function(wrap_pyfunction!(score_prior, m)?)?;
     m.add_function(wrap_pyfunction!(crate::python_facts::count_facts, m)?)?;
+    crate::python_lexical2::register(m)?;
     Ok(())
 }

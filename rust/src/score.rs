@@ -175,6 +175,40 @@ pub fn score_prior<S: AsRef<str>, T: AsRef<str>>(
     segments: &[S],
     tool_names: &[T],
 ) -> (f64, f64, bool) {
+    let (lexical, entity, capped, _) = score_prior_marked(live, segments, tool_names, &[]);
+    (lexical, entity, capped)
+}
+
+/// [`score_prior`], plus whether some live term whose index is marked in
+/// `marked` (indexes of `live.terms`; shorter means unmarked) is a term of
+/// this prior turn: lexical.2's definite reference, found in the same pass.
+pub fn score_prior_marked<S: AsRef<str>, T: AsRef<str>>(
+    live: &LiveAnalysis,
+    segments: &[S],
+    tool_names: &[T],
+    marked: &[bool],
+) -> (f64, f64, bool, bool) {
+    score_prior_with(live, segments, tool_names, marked, |_, _| false, |_| {})
+}
+
+/// [`score_prior_marked`], also calling `also_term` with every term of the
+/// turn that `also_wants(first byte, length)` admits (the pre-filter of
+/// [`scan_segment`]; symbols and non-ASCII terms always come): a second use
+/// of the same pass, such as lexical.2's overlap with the newest turn.
+pub fn score_prior_with<S, T, W, F>(
+    live: &LiveAnalysis,
+    segments: &[S],
+    tool_names: &[T],
+    marked: &[bool],
+    also_wants: W,
+    mut also_term: F,
+) -> (f64, f64, bool, bool)
+where
+    S: AsRef<str>,
+    T: AsRef<str>,
+    W: Fn(u8, usize) -> bool,
+    F: FnMut(&str),
+{
     let (mut scratch, mut ebuf, mut buf) = (Scratch::default(), String::new(), String::new());
     let mut terms_found = Found::new(live.terms.len());
     let mut entities_found = Found::new(live.entities.len());
@@ -192,11 +226,12 @@ pub fn score_prior<S: AsRef<str>, T: AsRef<str>>(
             scan_segment(
                 s,
                 &mut scratch,
-                |first, len| live.term_filter.may_contain(first, len),
+                |first, len| live.term_filter.may_contain(first, len) || also_wants(first, len),
                 |t| {
                     if let Some(i) = live.find_term(t) {
                         terms_found.mark(i);
                     }
+                    also_term(t);
                 },
                 Some(&mut coll),
             );
@@ -224,7 +259,11 @@ pub fn score_prior<S: AsRef<str>, T: AsRef<str>>(
     } else {
         containment(entities_found.count, live.entities.len())
     };
-    (lexical, entity, capped)
+    let marked_found = marked
+        .iter()
+        .zip(&terms_found.seen)
+        .any(|(&m, &seen)| m && seen);
+    (lexical, entity, capped, marked_found)
 }
 
 #[cfg(test)]

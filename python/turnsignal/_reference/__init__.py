@@ -14,22 +14,42 @@ from turnsignal._reference import masking, phrases
 from turnsignal._reference.charclass import lowercase
 from turnsignal._reference.entities import segment_entities
 from turnsignal._reference.facts import count_facts
+from turnsignal._reference.lexical2 import (
+    LiveTurn2,
+    analyze_live2,
+    content_terms,
+    definite_heads,
+    live_cues,
+    phrase_flags2,
+    recent_act,
+    score_prior2,
+)
+from turnsignal._reference.lexical2_stem import stem
 from turnsignal._reference.scoring import LiveTurn, analyze_live, prose_term_count, score_prior
 from turnsignal._reference.terms import term_set as _term_set
 from turnsignal._reference.terms import terms
 
 __all__ = [
     "LiveTurn",
+    "LiveTurn2",
     "analyze_live",
+    "analyze_live2",
+    "content_terms",
     "count_facts",
+    "definite_heads",
     "entities",
+    "live_cues",
     "lowercase",
     "masked_ranges",
     "phrase_flags",
+    "phrase_flags2",
     "phrase_tokens",
     "prose_term_count",
+    "recent_act",
     "score_prior",
+    "score_prior2",
     "single_quote_spans",
+    "stem",
     "term_set",
     "terms",
 ]

@@ -9,7 +9,14 @@ import sys
 from typing import Any
 
 from turnsignal.cli._io import fail
+from turnsignal.config.evaluators import EVALUATORS
 from turnsignal.errors import ConfigError
+from turnsignal.offline.compare import DEFAULT_POOL, compare_evaluators
+from turnsignal.offline.compare_report import (
+    render_compare_json,
+    render_compare_markdown,
+    render_compare_text,
+)
 from turnsignal.offline.eval import evaluate_dataset
 from turnsignal.offline.report import render_json, render_markdown, render_text
 
@@ -40,7 +47,37 @@ def register(subparsers: Any) -> None:
                         help="run the topic-segmentation experiment instead: Claude Code "
                              "sessions (weak labels, features, Jaccard sweep) and Pk / "
                              "WindowDiff on labelled dialogues (docs/segmentation.md)")
+    compare = parser.add_argument_group(
+        "comparing evaluators", "With --evaluator, the rule is scored once per evaluator, side "
+        "by side, with false-change rates and lexical.2's precision-recall table over its "
+        "knobs (docs/eval.md).")
+    compare.add_argument("--evaluator", type=_evaluators, metavar="LIST",
+                         help="comma-separated evaluators to compare, e.g. lexical.1,lexical.2")
+    compare.add_argument("--splits", choices=("tune", "test", "all"), default="all",
+                         help="score only the TUNE or TEST splits of the shared datasets "
+                              "(default: all)")
+    compare.add_argument("--pool", type=_names, default=DEFAULT_POOL, metavar="LIST",
+                         help="sources pooled into one row (default: "
+                              + ",".join(DEFAULT_POOL) + ")")
+    compare.add_argument("--no-knobs", action="store_true",
+                         help="leave out the knob settings (faster)")
     parser.set_defaults(handler=run)
+
+
+def _names(text: str) -> tuple:
+    names = tuple(name.strip() for name in text.split(",") if name.strip())
+    if not names:
+        raise argparse.ArgumentTypeError("name at least one")
+    return names
+
+
+def _evaluators(text: str) -> tuple:
+    names = _names(text)
+    unknown = [name for name in names if name not in EVALUATORS]
+    if unknown:
+        raise argparse.ArgumentTypeError(f"unknown evaluator {unknown[0]!r} (known: "
+                                         + ", ".join(EVALUATORS) + ")")
+    return names
 
 
 def _jobs(text: str) -> int:
@@ -55,6 +92,8 @@ def run(args: argparse.Namespace) -> int:
         from turnsignal.cli.eval_segmentation import run as run_segmentation
 
         return run_segmentation(args)
+    if args.evaluator:
+        return _run_compare(args)
     try:
         report = evaluate_dataset(args.paths, config=args.config, rule=args.rule,
                                   jobs=args.jobs)
@@ -70,4 +109,19 @@ def run(args: argparse.Namespace) -> int:
                 print(f"wrote {path}", file=sys.stderr)
         except (RuntimeError, OSError) as error:
             return fail(str(error))
+    return fail("no labelled case found", 1) if report.cases == 0 else 0
+
+
+def _run_compare(args: argparse.Namespace) -> int:
+    if args.plot:
+        return fail("--plot is not available with --evaluator")
+    try:
+        report = compare_evaluators(args.paths, args.evaluator, config=args.config,
+                                    rule=args.rule, splits=args.splits,
+                                    knobs=not args.no_knobs, jobs=args.jobs)
+    except (ConfigError, OSError, ValueError) as error:
+        return fail(str(error))
+    render = (render_compare_json if args.json else
+              render_compare_markdown if args.markdown else render_compare_text)
+    sys.stdout.write(render(report, args.pool).rstrip("\n") + "\n")
     return fail("no labelled case found", 1) if report.cases == 0 else 0

@@ -8,10 +8,12 @@ import math
 import numbers
 from typing import Any, Mapping, Optional, Sequence
 
+from .evaluators import read_evaluator
 from .gofloat import format_go_float
 from .ranges import DEFAULT_CHANGE, DEFAULT_CONTINUATION, int_text
 
-RULE_KEYS = ("name", "description", "include_assistant", "thresholds", "limits")
+RULE_KEYS = ("name", "description", "include_assistant", "thresholds", "limits", "evaluator",
+             "change_evidence")
 THRESHOLD_KEYS = ("continuation", "change")
 LIMIT_KEYS = ("max_prior_turns", "max_turn_bytes", "max_input_bytes")
 
@@ -68,6 +70,8 @@ def read_structure(data: Mapping[Any, Any], problems: list[str]) -> dict[str, An
     limits = read_section(data, "limits", LIMIT_KEYS, problems)
     for key in LIMIT_KEYS:
         values[key] = read_limit(limits.get(key), f"limits.{key}", problems)
+    values["evaluator"], values["change_evidence"] = read_evaluator(
+        data.get("evaluator"), data.get("change_evidence"), problems)
     return values
 
 

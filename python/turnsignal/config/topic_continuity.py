@@ -19,6 +19,12 @@ from dataclasses import dataclass, fields
 from typing import Any, Mapping, Optional, Sequence
 
 from ..errors import ConfigError, ConfigIssue
+from .evaluators import (
+    DEFAULT_CHANGE_EVIDENCE,
+    DEFAULT_EVALUATOR,
+    LEXICAL2,
+    evaluator_problems,
+)
 from .ranges import (
     DEFAULT_CHANGE,
     DEFAULT_CONTINUATION,
@@ -71,6 +77,9 @@ class TopicContinuityRule:
     max_prior_turns: int = DEFAULT_MAX_PRIOR_TURNS
     max_turn_bytes: int = DEFAULT_MAX_TURN_BYTES
     max_input_bytes: Optional[int] = None
+    evaluator: str = DEFAULT_EVALUATOR
+    #: lexical.2 only: "explicit", "request" (default) or "disjoint"; None for lexical.1.
+    change_evidence: Optional[str] = None
 
     def __post_init__(self) -> None:
         problems = _instance_problems(self, derive=True)
@@ -79,6 +88,8 @@ class TopicContinuityRule:
         if self.max_input_bytes is None:
             derived = (self.max_prior_turns + 1) * self.max_turn_bytes
             object.__setattr__(self, "max_input_bytes", derived)
+        if self.evaluator == LEXICAL2 and self.change_evidence is None:
+            object.__setattr__(self, "change_evidence", DEFAULT_CHANGE_EVIDENCE)
 
     @property
     def policy(self) -> tuple[int, int, int, bool]:
@@ -122,7 +133,8 @@ class TopicContinuityRule:
         """The evaluator-level check: types, finite thresholds and every range of
         §3 on the effective values. The name is not part of it (the evaluator
         never looks at names)."""
-        if _type_problems(self, derive=False):
+        if _type_problems(self, derive=False) or evaluator_problems(self.evaluator,
+                                                                    self.change_evidence):
             return False
         return range_problem(self.continuation, self.change, self.max_prior_turns,
                               self.max_turn_bytes, self.max_input_bytes) is None
@@ -139,6 +151,9 @@ class TopicContinuityRule:
             "max_turn_bytes": self.max_turn_bytes,
             "max_input_bytes": self.max_input_bytes,
         }
+        if self.evaluator != DEFAULT_EVALUATOR:
+            out["evaluator"] = self.evaluator
+            out["change_evidence"] = self.change_evidence
         return out
 
 
@@ -227,6 +242,7 @@ def _duplicate_problem(item: object, seen: set[str]) -> Optional[str]:
 
 def _instance_problems(rule: TopicContinuityRule, *, derive: bool) -> list[str]:
     problems = _type_problems(rule, derive=derive)
+    problems += evaluator_problems(rule.evaluator, rule.change_evidence)
     if problems:
         return problems
     problem = first_problem(rule.name, rule.continuation, rule.change, rule.max_prior_turns,

@@ -22,6 +22,7 @@ from collections import Counter
 from pathlib import Path
 from typing import (
     Any,
+    Callable,
     Dict,
     Iterable,
     Iterator,
@@ -30,6 +31,7 @@ from typing import (
     Optional,
     Sequence,
     Tuple,
+    TypeVar,
     Union,
 )
 
@@ -209,17 +211,29 @@ def _init_worker(config: Optional[ConfigSource], implementation: str, rule_index
                    format=format)
 
 
-def _score_line(file: str, number: int, raw: bytes) -> Union[Scored, Invalid]:
+_T = TypeVar("_T")
+
+
+def read_line(file: str, number: int, raw: bytes,
+              score: Callable[[Dict[str, Any]], _T]) -> Union[_T, Invalid]:
+    """``score(case)`` for one line, or ``Invalid`` naming the line when it is
+    no case (bad JSON, not an object) or ``score`` raises ``ValueError``
+    (``WireFormatError`` included)."""
     try:
         case = json.loads(raw)
         if not isinstance(case, dict):
             raise ValueError("a case must be a JSON object")
-        return score_case(_WORKER["signal"], _WORKER["rule"], case, _WORKER["format"])
+        return score(case)
     except WireFormatError as error:
         return Invalid(file, number, f"WireFormatError: {error}")
     except ValueError as error:  # includes JSONDecodeError and UnicodeDecodeError
         problem = error.msg if isinstance(error, json.JSONDecodeError) else str(error)
         return Invalid(file, number, f"{type(error).__name__}: {problem}")
+
+
+def _score_line(file: str, number: int, raw: bytes) -> Union[Scored, Invalid]:
+    return read_line(file, number, raw, lambda case: score_case(
+        _WORKER["signal"], _WORKER["rule"], case, _WORKER["format"]))
 
 
 def _score_chunk(chunk: List[Tuple[str, int, bytes]]) -> List[Union[Scored, Invalid]]:

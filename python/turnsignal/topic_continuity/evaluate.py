@@ -6,12 +6,16 @@ from __future__ import annotations
 import logging
 import time
 from types import ModuleType
-from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from turnsignal.model import Message
 from turnsignal.topic_continuity.checkpoint import CancelToken, Checkpoint
-from turnsignal.topic_continuity.classify import classify
-from turnsignal.topic_continuity.extract import Extraction, TurnCache, extract
+from turnsignal.topic_continuity.extract import TurnCache
+from turnsignal.topic_continuity.lexical2_dispatch import (
+    classify_rule,
+    evaluator_valid,
+    extract_for,
+)
 from turnsignal.topic_continuity.policy import HistoryPolicy
 from turnsignal.topic_continuity.prepare import Preparation, prepare
 from turnsignal.topic_continuity.result import TopicContinuityResult, internal_error_result
@@ -32,6 +36,8 @@ class EvalConfig(NamedTuple):
     max_prior_turns: int
     max_turn_bytes: int
     max_input_bytes: int
+    evaluator: str = "lexical.1"
+    change_evidence: Optional[str] = None  # lexical.2: "explicit", "request" or "disjoint"
 
     @property
     def policy(self) -> HistoryPolicy:
@@ -62,6 +68,8 @@ def valid_config(rule: EvalConfig) -> bool:
         return False
     if not isinstance(rule.include_assistant, bool):
         return False
+    if not evaluator_valid(rule.evaluator, rule.change_evidence):
+        return False
     turns, turn_bytes, input_bytes = limits
     change, continuation = float(rule.change), float(rule.continuation)
     return (1 <= turns <= 32 and 256 <= turn_bytes <= 65536
@@ -71,23 +79,40 @@ def valid_config(rule: EvalConfig) -> bool:
 
 class _Group(NamedTuple):
     prepared: Optional[Preparation]  # None: preparing or extracting hit a bug
-    extracted: Optional[Extraction]
+    extracted: Optional[Any]  # the extraction of the group's first rule's evaluator
     micros: int
 
 
+def _internal_error(error: Exception) -> None:
+    # The exception's text could quote its input: log the type only.
+    _log.warning("topic_continuity_internal_error", extra={"error_type": type(error).__name__})
+
+
 def _prepare_and_extract(messages: Sequence[Message], history_available: bool,
-                         policy: HistoryPolicy, hotpath: ModuleType, checkpoint: Checkpoint,
-                         cache: TurnCache) -> Tuple[Optional[Preparation], Optional[Extraction]]:
+                         rule: EvalConfig, hotpath: ModuleType, checkpoint: Checkpoint,
+                         cache: TurnCache) -> Tuple[Optional[Preparation], Optional[Any]]:
     """A bug here (say a panic caught in the native core) must not crash the
     caller's request: the group's rules get the internal-error result."""
     try:
-        prepared = prepare(messages, history_available, policy, checkpoint)
-        return prepared, extract(prepared, hotpath, checkpoint, cache)
+        prepared = prepare(messages, history_available, rule.policy, checkpoint)
+        return prepared, extract_for(rule.evaluator, prepared, hotpath, checkpoint, cache)
     except Exception as error:
-        # The exception's text could quote its input: log the type only.
-        _log.warning("topic_continuity_internal_error",
-                     extra={"error_type": type(error).__name__})
+        _internal_error(error)
         return None, None
+
+
+def _extraction(group: _Group, rule: EvalConfig, first: EvalConfig, hotpath: ModuleType,
+                checkpoint: Checkpoint, cache: TurnCache) -> Optional[Any]:
+    """The group's extraction for ``rule``'s evaluator: the one already made
+    when the group's first rule used the same evaluator, else a new one on the
+    shared preparation (cached per evaluator in ``cache``)."""
+    if group.prepared is None or rule.evaluator == first.evaluator:
+        return group.extracted
+    try:
+        return extract_for(rule.evaluator, group.prepared, hotpath, checkpoint, cache)
+    except Exception as error:
+        _internal_error(error)
+        return None
 
 
 def _micros(started: float) -> int:
@@ -103,7 +128,7 @@ def evaluate_rules(messages: Sequence[Message], rules: Sequence[EvalConfig], hot
     distinct history policy in first-use order. No rules: the history is not read."""
     outcomes: List[RuleOutcome] = []
     input_bytes: List[int] = []
-    groups: Dict[HistoryPolicy, _Group] = {}
+    groups: Dict[HistoryPolicy, Tuple[_Group, EvalConfig]] = {}
     cache: TurnCache = {}
     checkpoint = Checkpoint(deadline, cancel)
     for index, rule in enumerate(rules):
@@ -112,18 +137,19 @@ def evaluate_rules(messages: Sequence[Message], rules: Sequence[EvalConfig], hot
                                         0, 0))
             continue
         policy = rule.policy
-        group = groups.get(policy)
-        if group is None:
+        known = groups.get(policy)
+        if known is None:
             started = time.perf_counter()
-            prepared, extracted = _prepare_and_extract(messages, history_available, policy,
+            prepared, extracted = _prepare_and_extract(messages, history_available, rule,
                                                        hotpath, checkpoint, cache)
-            group = groups[policy] = _Group(prepared, extracted, _micros(started))
+            known = groups[policy] = (_Group(prepared, extracted, _micros(started)), rule)
             input_bytes.append(prepared.input_bytes if prepared is not None else 0)
+        group, first = known
         started = time.perf_counter()
-        if group.prepared is None or group.extracted is None:
-            result = internal_error_result(rule.name, rule.include_assistant)
+        extracted = _extraction(group, rule, first, hotpath, checkpoint, cache)
+        if group.prepared is None or extracted is None:
+            result = internal_error_result(rule.name, rule.include_assistant, rule.evaluator)
         else:
-            result = classify(rule.name, float(rule.continuation), float(rule.change),
-                              group.prepared, group.extracted)
+            result = classify_rule(rule, group.prepared, extracted)
         outcomes.append(RuleOutcome(result, _micros(started), group.micros))
     return outcomes, input_bytes

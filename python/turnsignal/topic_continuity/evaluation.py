@@ -53,8 +53,8 @@ class TopicContinuityEvaluation:
     prepared input size per distinct history policy (first-use order) and the
     content-free cost receipt of each rule."""
 
-    __slots__ = ("_outcomes", "ended_ns", "format", "preparation_input_bytes", "results",
-                 "started_ns")
+    __slots__ = ("_outcomes", "_provenance", "ended_ns", "format", "preparation_input_bytes",
+                 "results", "started_ns")
 
     def __init__(self, outcomes: Sequence[RuleOutcome], preparation_input_bytes: Sequence[int],
                  format: Optional[str] = None, *, started_ns: int = 0, ended_ns: int = 0) -> None:
@@ -64,6 +64,9 @@ class TopicContinuityEvaluation:
         self.results = Results(outcome.result for outcome in outcomes)
         self.preparation_input_bytes: Tuple[int, ...] = tuple(preparation_input_bytes)
         self.format = format
+        # Which request this was computed from (turnsignal._provenance):
+        # private, never serialised; set by the evaluate methods that read a request.
+        self._provenance: Any = None
 
     def __iter__(self) -> Iterator[TopicContinuityResult]:
         return iter(self.results)

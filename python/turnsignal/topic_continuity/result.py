@@ -12,6 +12,7 @@ from turnsignal.topic_continuity.constants import (
     EVALUATOR_VERSION,
     EXPLICIT_CHANGE_CONFIDENCE,
     HISTORY_SOURCE,
+    NEW_REQUEST_CONFIDENCE,
     SCHEMA_VERSION,
 )
 
@@ -67,6 +68,10 @@ class Reason(str, Enum):
     INCONCLUSIVE = "unknown_inconclusive"
     CANCELLED = "unknown_cancelled"
     INTERNAL_ERROR = "unknown_internal_error"
+    # lexical.2 only (docs/lexical2.md §5)
+    NEW_REQUEST = "change_new_request"
+    ANSWER = "continuation_answer"
+    RECENT_OVERLAP = "continuation_recent_overlap"
 
     def __str__(self) -> str:
         return self.value
@@ -164,22 +169,25 @@ def _valid(class_: Class, reason: Reason, confidence: float, coverage: Coverage)
             return False
         if reason is Reason.EXPLICIT_MARKER:
             return confidence >= EXPLICIT_CHANGE_CONFIDENCE
+        if reason is Reason.NEW_REQUEST:
+            return confidence == NEW_REQUEST_CONFIDENCE
         return DISJOINT_CONFIDENCE_MIN <= confidence <= DISJOINT_CONFIDENCE_MAX
     return True
 
 
 def new_result(signal: str, class_: Class, reason: Reason, confidence: float,
-               coverage: Coverage, scope: Scope,
-               features: Features = ZERO_FEATURES) -> TopicContinuityResult:
+               coverage: Coverage, scope: Scope, features: Features = ZERO_FEATURES,
+               evaluator: str = EVALUATOR_VERSION) -> TopicContinuityResult:
     """Build a result, turning any invariant violation (a bug) into the
     internal-error result instead of letting a wrong answer out."""
     if not _valid(class_, reason, confidence, coverage):
-        return internal_error_result(signal, scope.assistant_included)
+        return internal_error_result(signal, scope.assistant_included, evaluator)
     return TopicContinuityResult(signal, class_, reason, confidence, reason.fallback,
-                                 coverage, scope, features)
+                                 coverage, scope, features, evaluator_version=evaluator)
 
 
-def internal_error_result(signal: str, assistant_included: bool) -> TopicContinuityResult:
+def internal_error_result(signal: str, assistant_included: bool,
+                          evaluator: str = EVALUATOR_VERSION) -> TopicContinuityResult:
     return TopicContinuityResult(signal, Class.UNKNOWN, Reason.INTERNAL_ERROR, 0.0, True,
                                  Coverage.PARTIAL, Scope(bool(assistant_included)),
-                                 ZERO_FEATURES)
+                                 ZERO_FEATURES, evaluator_version=evaluator)

@@ -7,6 +7,7 @@ import time
 from typing import Any, Callable, Iterable, Mapping, Optional, Sequence, Tuple, TypeVar, Union
 
 from turnsignal import _hotpath
+from turnsignal._provenance import Provenance, capture
 from turnsignal.config import (
     TopicContinuityRule,
     default_rules,
@@ -44,7 +45,8 @@ def _validated(parse: Callable[[Any], _T], source: Any) -> _T:
 
 def _eval_config(rule: TopicContinuityRule) -> EvalConfig:
     return EvalConfig(rule.name, rule.include_assistant, rule.continuation, rule.change,
-                      rule.max_prior_turns, rule.max_turn_bytes, rule.max_input_bytes)
+                      rule.max_prior_turns, rule.max_turn_bytes, rule.max_input_bytes,
+                      rule.evaluator, rule.change_evidence)
 
 
 class TopicContinuity:
@@ -118,7 +120,8 @@ class TopicContinuity:
                               tail_blocks=MAX_CONTENT_BLOCKS)
         return self._run(conversation.messages,
                          history_available and conversation.history_available,
-                         deadline, cancel, request_id, conversation.format)
+                         deadline, cancel, request_id, conversation.format,
+                         capture(request, conversation.format))
 
     def evaluate_messages(self, messages: Sequence[Message], *, history_available: bool = True,
                           deadline: Optional[float] = None, cancel: Optional[CancelToken] = None,
@@ -131,7 +134,8 @@ class TopicContinuity:
 
     def _run(self, messages: Sequence[Message], history_available: bool,
              deadline: Optional[float], cancel: Optional[CancelToken],
-             request_id: Optional[str], format: str) -> TopicContinuityEvaluation:
+             request_id: Optional[str], format: str,
+             provenance: Optional[Provenance] = None) -> TopicContinuityEvaluation:
         started_ns = time.time_ns()
         outcomes, input_bytes = evaluate_rules(messages, self._configs, self._hotpath,
                                                history_available=history_available,
@@ -139,6 +143,7 @@ class TopicContinuity:
                                                valid=self._valid)
         evaluation = TopicContinuityEvaluation(outcomes, input_bytes, format,
                                                started_ns=started_ns, ended_ns=time.time_ns())
+        evaluation._provenance = provenance
         if self.observers:
             notify(self.observers, "on_topic_continuity", evaluation, request_id)
         return evaluation
