@@ -15,6 +15,7 @@ import sys
 from contextlib import ExitStack, contextmanager
 from typing import Any, BinaryIO, Iterator, List, Optional
 
+from turnsignal.cli import replay_ray
 from turnsignal.cli._args import add_format, add_implementation, add_jobs, add_rules_config
 from turnsignal.cli._exit import (
     EXIT_FAILED,
@@ -48,6 +49,7 @@ def register(subparsers: Any) -> None:
                         help="never show the progress bar (it only shows on a terminal)")
     parser.add_argument("--strict", action="store_true",
                         help="exit with status 1 when any line was bad")
+    replay_ray.add_arguments(parser)
     parser.set_defaults(handler=run)
 
 
@@ -102,6 +104,8 @@ def _stop_on_signals() -> Iterator[List[int]]:
 
 
 def run(args: argparse.Namespace) -> int:
+    if replay_ray.is_ray_run(args):
+        return replay_ray.run(args)
     with ExitStack() as stack:
         source = _open_input(stack, args.logs)
         output = _open_output(stack, args.output)

@@ -111,10 +111,16 @@ class ReplaySummary:
         return "\n".join(out)
 
 
+def _ranked(counter: Counter) -> List[Tuple[str, int]]:
+    """Most frequent first, ties by name: the same table whatever order the
+    lines were counted in (one process, a pool, or a Ray cluster)."""
+    return sorted(counter.items(), key=lambda item: (-item[1], item[0]))
+
+
 def _table(title: str, counter: Counter, total: int) -> List[str]:
     width = max([len(key) for key in counter] + [len(title)])
     rows = [f"  {title:<{width}}  {'count':>9}  {'share':>6}"]
-    rows += [f"  {key:<{width}}  {n:>9}  {n / total:>6.1%}" for key, n in counter.most_common()]
+    rows += [f"  {key:<{width}}  {n:>9}  {n / total:>6.1%}" for key, n in _ranked(counter)]
     return rows
 
 
@@ -131,6 +137,6 @@ def _render_bad(summary: ReplaySummary) -> str:
     numbers: Sequence[int] = summary.bad_line_numbers
     listed = ", ".join(str(n) for n in numbers)
     more = summary.bad_lines - len(numbers)
-    kinds = ", ".join(f"{kind} {n}" for kind, n in summary.errors.most_common())
+    kinds = ", ".join(f"{kind} {n}" for kind, n in _ranked(summary.errors))
     return (f"\nbad lines ({summary.bad_lines}: {kinds}): {listed}"
             + (f" and {more} more" if more else ""))
