@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Any, Dict, List, NamedTuple, Optional
 
 SENTENCE = "parse the config_loader output and validateToken in auth.ts "
@@ -65,3 +66,12 @@ WORKLOADS = [
     Workload("d_eight_rules_eight_policies", "(d) eight rules, eight policies", DEFAULT_LIMITS,
              eight_rules(8), "continuation_entity_overlap", 16200, 1600),
 ]
+
+
+def with_evaluator(rules: Optional[List[Dict[str, Any]]],
+                   evaluator: str) -> List[Dict[str, Any]]:
+    """A workload's rules (``None``: the default rule) run by ``evaluator``."""
+    chosen = copy.deepcopy(rules) if rules is not None else [{"name": "topic_boundary"}]
+    for rule in chosen:
+        rule["evaluator"] = evaluator
+    return chosen

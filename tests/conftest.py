@@ -10,10 +10,19 @@ from __future__ import annotations
 
 import importlib
 import os
+import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
+
+#: Run the suite as on a machine without the extension (outside CI, native
+#: tests then skip with their reason; everything else runs on the reference):
+#: ``TURNSIGNAL_TEST_WITHOUT_NATIVE=1 pytest``. Set before turnsignal loads.
+WITHOUT_NATIVE = os.environ.get("TURNSIGNAL_TEST_WITHOUT_NATIVE", "") not in ("", "0")
+if WITHOUT_NATIVE:
+    sys.modules["turnsignal._native"] = None  # type: ignore[assignment]
 
 try:
     from hypothesis import HealthCheck, settings
@@ -53,6 +62,17 @@ def require_shared(*parts: str) -> Path:
     return path
 
 
+def require_module(name: str) -> ModuleType:
+    """Import a test dependency: outside CI a missing one skips with its
+    reason; in CI, where ``pip install -e ".[test]"`` installed it, it fails."""
+    try:
+        return importlib.import_module(name)
+    except ImportError as error:
+        if IN_CI:
+            pytest.fail(f"{name} is part of the test extra: {error}")
+        pytest.skip(f"{name} not installed: {error}")
+
+
 def load_hotpath(name: str) -> ModuleType:
     try:
         return importlib.import_module(_MODULES[name])
@@ -62,6 +82,23 @@ def load_hotpath(name: str) -> ModuleType:
         # In CI a missing extension must fail loudly, never silently test
         # only the fallback.
         pytest.fail(f"cannot import {_MODULES[name]}: {error}")
+
+
+class LazyHotpath:
+    """A hot-path module loaded on first use, inside a test: a test module can
+    name it at import time without importing the extension, so collection
+    never fails on a machine without it (the test skips or fails then, as
+    ``load_hotpath`` says)."""
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+
+    def __getattr__(self, attribute: str) -> Any:
+        # pytest's collection probes private names (__wrapped__, ...): those
+        # must not load the module. The interface is public, plus __version__.
+        if attribute.startswith("_") and attribute != "__version__":
+            raise AttributeError(attribute)
+        return getattr(load_hotpath(self._name), attribute)
 
 
 @pytest.fixture(params=IMPLEMENTATIONS)

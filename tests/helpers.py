@@ -1,8 +1,35 @@
-"""Small builders for neutral-format conversations used across tests."""
+"""Small builders for neutral-format conversations used across tests, and the
+one timing helper of the cost-ratio tests."""
 
 from __future__ import annotations
 
-from typing import Any, Dict, List
+import gc
+import time
+from typing import Any, Callable, Dict, List
+
+
+def best_time(fn: Callable[[], object], repeat: int = 3) -> float:
+    """The fastest of ``repeat`` runs of ``fn``, in seconds. Only for tests that
+    compare two costs on the same machine (a ratio), never for absolute limits.
+
+    As ``timeit`` does, the cyclic garbage collector is off while ``fn`` runs:
+    a collection scans the whole heap, so its cost depends on what earlier
+    tests left alive, not on ``fn``."""
+    best = float("inf")
+    enabled = gc.isenabled()
+    gc.collect()
+    try:
+        for _ in range(repeat):
+            gc.disable()
+            started = time.perf_counter()
+            fn()
+            best = min(best, time.perf_counter() - started)
+            if enabled:
+                gc.enable()
+    finally:
+        if enabled:
+            gc.enable()
+    return best
 
 
 def text(value: str) -> Dict[str, Any]:

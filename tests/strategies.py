@@ -7,6 +7,8 @@ from typing import Any, Dict, List
 
 from hypothesis import strategies as st
 
+from turnsignal._lexicons import lexical2
+
 WORDS = [
     # markers, references, acknowledgements, negations, weak references
     "new topic", "unrelated", "different question", "something else", "on another note",
@@ -23,6 +25,12 @@ WORDS = [
     "\ud55c\uad6d\uc5b4", "\u0130stanbul", "\u212aelvin", "e\u0301", "\u00df", "\u03a3\u03c3",
     "\U0001f600", "$", "+", "\u00a9", "\x00", "\x07", "\ufffd", "\u0085", "\u00a0", "\u3000",
 ]
+# Every lexical.2 list word and phrase: requests, closures, pronouns, markers in
+# seven languages, substring markers (docs/lexical2.md §2).
+LEXICAL2_WORDS = sorted({item for name, value in vars(lexical2).items()
+                         if name.isupper() and isinstance(value, tuple)
+                         for item in value if isinstance(item, str)})
+WORDS += LEXICAL2_WORDS
 DELIMITERS = ["'", "\u2018", "\u2019", '"', "\u201c", "\u201d", "`", "```", "\n", " ", ".",
               ",", ":", ";", ")", "(", "!", "?", "-", "/"]
 
@@ -77,4 +85,8 @@ RULES = st.sampled_from([
                                   "max_input_bytes": 1024}}],
     [{"name": "a"}, {"name": "b", "include_assistant": False,
                      "thresholds": {"continuation": 0.2, "change": 0.0}}],
+    [{"name": "l2", "evaluator": "lexical.2"}],
+    [{"name": "l1"}, {"name": "l2", "evaluator": "lexical.2", "change_evidence": "disjoint"},
+     {"name": "l2x", "evaluator": "lexical.2", "change_evidence": "explicit",
+      "include_assistant": False}],
 ])

@@ -157,9 +157,10 @@ routing:
     status, out, err = _run(["evaluate", _request(tmp_path, PLAIN), "--config", str(config),
                              "--implementation", implementation], capsys)
     assert status == 2 and out == ""
+    # One line per problem, each naming the file.
     assert err.splitlines() == [
-        'turnsignal: routing.signals.conversation[0] "tool_heavy": predicate defines an empty'
-        " numeric range",
-        'routing.decisions["uses_tc"]: signal type "topic_continuity" is not'
-        " decision-referenceable; it is evidence for context policy, read from the request"
-        " context"]
+        f'turnsignal: {config}: routing.signals.conversation[0] "tool_heavy": predicate'
+        " defines an empty numeric range",
+        f'turnsignal: {config}: routing.decisions["uses_tc"]: signal type "topic_continuity"'
+        " is not decision-referenceable; it is evidence for context policy, read from the"
+        " request context"]

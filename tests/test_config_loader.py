@@ -74,7 +74,7 @@ def test_json_content_is_recognised_whatever_the_file_name(tmp_path: Path) -> No
     doc = [{"name": "r", "thresholds": {"continuation": 1e-07}}]
     path = write(tmp_path, "rules.conf", json.dumps(doc))
     assert error_lines(path) == [
-        f"{P}[0]: thresholds must satisfy 0 <= change < continuation < 1,"
+        f"{path}: {P}[0]: thresholds must satisfy 0 <= change < continuation < 1,"
         " got change=0.08 continuation=1e-07"]
 
 
@@ -113,10 +113,11 @@ def test_every_problem_of_a_file_is_listed(tmp_path: Path) -> None:
             "      - name: ' a'\n"
             "      - name: b\n        tresholds: {change: 0.5}\n"
             "      - name: c\n        limits: {max_prior_turns: 2, max_turn_bytes: 256}\n")
-    assert error_lines(write(tmp_path, "c.yaml", text)) == [
-        f"{P}[0]: name must not contain surrounding whitespace",
-        f'{P}[1]: unknown key "tresholds"',
-        f"{P}[2]: limits.max_input_bytes must be in [1024, 1048576], got 768",
+    path = write(tmp_path, "c.yaml", text)
+    assert error_lines(path) == [  # each names the file
+        f"{path}: {P}[0]: name must not contain surrounding whitespace",
+        f'{path}: {P}[1]: unknown key "tresholds"',
+        f"{path}: {P}[2]: limits.max_input_bytes must be in [1024, 1048576], got 768",
     ]
 
 
@@ -130,7 +131,7 @@ def test_missing_file(tmp_path: Path) -> None:
 
 def test_directory_is_not_a_file(tmp_path: Path) -> None:
     (line,) = error_lines(tmp_path)
-    assert line.startswith(f"{tmp_path}: cannot read the file")
+    assert line == f"{tmp_path}: is a directory, not a regular file; give a YAML or JSON file"
 
 
 def test_not_utf8(tmp_path: Path) -> None:

@@ -29,6 +29,14 @@ def issues_of(rules: object) -> list[str]:
     return lines
 
 
+def first_issue(rule: object) -> str:
+    """The first message for a one-rule list (the reference's one), without its path."""
+    lines = issues_of([rule])
+    prefix = f"{P}[0]: "
+    assert lines[0].startswith(prefix)
+    return lines[0][len(prefix):]
+
+
 def only_issue(rule: object) -> str:
     """The single message reported for a one-rule list, without its path."""
     lines = issues_of([rule])
@@ -196,7 +204,25 @@ def test_thresholds_valid_exactly_when_ordered_and_finite(change: float, cont: f
      "limits.max_input_bytes (4095) must be at least limits.max_turn_bytes (16384)"),
 ])
 def test_limit_templates(limits: dict, message: str) -> None:
-    assert only_issue({"name": "r", "limits": limits}) == message
+    # The first problem is the one the reference reports; others may follow.
+    assert first_issue({"name": "r", "limits": limits}) == message
+
+
+@pytest.mark.parametrize(("limits", "messages"), [
+    ({"max_prior_turns": 99, "max_turn_bytes": -1},
+     ["limits must not be negative", "limits.max_prior_turns must be in [1, 32], got 99"]),
+    ({"max_prior_turns": 33, "max_turn_bytes": 100},
+     ["limits.max_prior_turns must be in [1, 32], got 33",
+      "limits.max_turn_bytes must be in [256, 65536], got 100"]),
+    ({"max_turn_bytes": 255, "max_input_bytes": 5},
+     ["limits.max_turn_bytes must be in [256, 65536], got 255",
+      "limits.max_input_bytes must be in [1024, 1048576], got 5"]),
+    # Nothing is derived from an out-of-range turn limit.
+    ({"max_prior_turns": 40, "max_turn_bytes": 65536},
+     ["limits.max_prior_turns must be in [1, 32], got 40"]),
+])
+def test_every_limit_problem_is_reported(limits: dict, messages: list) -> None:
+    assert issues_of([{"name": "r", "limits": limits}]) == [f"{P}[0]: {m}" for m in messages]
 
 
 @pytest.mark.parametrize(("limits", "policy"), [
@@ -212,12 +238,25 @@ def test_limit_boundaries_are_valid(limits: dict, policy: tuple) -> None:
     assert TopicContinuityRule.from_mapping({"name": "r", "limits": limits}).policy == policy
 
 
-def test_validation_order_name_then_thresholds_then_limits() -> None:
+def test_every_problem_in_the_spec_order() -> None:
     broken = {"thresholds": {"change": 2}, "limits": {"max_prior_turns": -1}}
-    assert only_issue({"name": " x", **broken}) == "name must not contain surrounding whitespace"
-    assert only_issue({"name": "x", **broken}).startswith(THRESHOLDS)
-    assert only_issue({"name": "x", "limits": {"max_prior_turns": -1, "max_input_bytes": 5}}) \
-        == "limits must not be negative"
+    assert issues_of([{"name": " x", **broken}]) == [
+        f"{P}[0]: name must not contain surrounding whitespace",
+        f"{P}[0]: {THRESHOLDS}change=2 continuation=0.35",
+        f"{P}[0]: limits must not be negative",
+    ]
+    assert issues_of([{"name": "x", "limits": {"max_prior_turns": -1, "max_input_bytes": 5}}]) \
+        == [f"{P}[0]: limits must not be negative",
+            f"{P}[0]: limits.max_input_bytes must be in [1024, 1048576], got 5"]
+
+
+def test_a_type_problem_does_not_hide_a_range_problem() -> None:
+    # The issue's example: both problems, each once.
+    assert issues_of([{"name": "r", "thresholds": {"continuation": "high"},
+                       "limits": {"max_prior_turns": 100}}]) == [
+        f"{P}[0]: thresholds.continuation must be a number, got string",
+        f"{P}[0]: limits.max_prior_turns must be in [1, 32], got 100",
+    ]
 
 
 # ---------------------------------------------------------------- types and keys
@@ -264,6 +303,8 @@ def test_structural_problems_of_one_rule_are_all_listed() -> None:
         f'{P}[0]: unknown key "tresholds"',
         f"{P}[0]: include_assistant must be a boolean, got string",
         f"{P}[0]: limits.max_turn_bytes must be an integer, got string",
+        f"{P}[0]: name must not contain surrounding whitespace",
+        f"{P}[0]: limits must not be negative",
     ]
 
 

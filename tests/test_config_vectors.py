@@ -2,10 +2,12 @@
 
 * Vectors whose ``expected`` has a ``recipe_error``: parsing must raise one
   ConfigError listing every ``config_errors`` entry with the reference's exact
-  wording, and the reference's ``recipe_error`` line; nothing else may be
-  reported except the list-level problems turnsignal adds (more than 8 rules,
-  later duplicates) — README: "turnsignal instead refuses the whole
-  configuration".
+  wording (as the **first** problem of its rule), and the reference's
+  ``recipe_error`` line. Besides, turnsignal may only add the list-level
+  problems (more than 8 rules, later duplicates) and further problems of a
+  rule the reference refused — it reports every problem of a rule where the
+  reference stops at the first — each in one of spec §3's templates, about a
+  value the rule holds.
 * Every other vector: parsing succeeds and the effective rules agree with what
   the reference's results show (names, assistant scope, number of distinct
   history policies, byte budgets respected).
@@ -21,6 +23,7 @@ from __future__ import annotations
 import functools
 import gzip
 import json
+import re
 from typing import Any, Iterable
 
 import pytest
@@ -78,10 +81,37 @@ def invalid_vector_problem(vector: dict[str, Any]) -> str | None:
         prefix for index, prefix in duplicates.items()
         if index not in own and not any(line.startswith(prefix) for line in lines)]
     extra = [line for line in lines if line not in exact
-             and not any(line.startswith(prefix) for prefix in duplicates.values())]
-    if missing or extra:
-        return f"missing {missing}, unexpected {extra}"
+             and not any(line.startswith(prefix) for prefix in duplicates.values())
+             and not _further_problem(line, own, rules)]
+    first = [own[index] for index in own
+             if next(line for line in lines if line.startswith(f"{P}[{index}]: ")) != own[index]]
+    if missing or extra or first:
+        return f"missing {missing}, unexpected {extra}, not first {first}"
     return None
+
+
+# Spec §3's range templates (``<n>`` an integer); checked against the rule's own values.
+_TEMPLATES = {
+    "max_prior_turns": re.compile(r"limits\.max_prior_turns must be in \[1, 32\], got (-?\d+)$"),
+    "max_turn_bytes": re.compile(r"limits\.max_turn_bytes must be in \[256, 65536\], got (-?\d+)$"),
+    "max_input_bytes": re.compile(
+        r"limits\.max_input_bytes must be in \[1024, 1048576\], got (-?\d+)$"),
+}
+
+
+def _further_problem(line: str, own: dict, rules: list) -> bool:
+    """A later problem of a rule the reference refused: a §3 range template
+    whose value is the one written in that rule."""
+    match = re.match(re.escape(P) + r"\[(\d+)\]: (.*)$", line)
+    if match is None or int(match.group(1)) not in own:
+        return False
+    rule, problem = rules[int(match.group(1))], match.group(2)
+    limits = rule.get("limits") or {} if isinstance(rule, dict) else {}
+    for key, template in _TEMPLATES.items():
+        found = template.match(problem)
+        if found and limits.get(key) == int(found.group(1)):
+            return True
+    return False
 
 
 def test_every_invalid_synthetic_config_is_refused_with_every_error() -> None:
@@ -103,8 +133,9 @@ def per_rule_problem(vector: dict[str, Any]) -> str | None:
         try:
             built.append(TopicContinuityRule.from_mapping(rule, path=path))
         except ConfigError as error:
-            if str(error) != f"{path}: {errors.get(index)}":
-                return f"rule {index}: got {str(error)!r}, want {errors.get(index)!r}"
+            # The reference stops at the first problem; turnsignal lists it first.
+            if str(error.issues[0]) != f"{path}: {errors.get(index)}":
+                return f"rule {index}: got {str(error)!r}, want {errors.get(index)!r} first"
         else:
             if index in errors:
                 return f"rule {index} accepted, want {errors[index]!r}"

@@ -88,11 +88,12 @@ def repeated(item: Callable[[int], Any], length: int, reads: Reads) -> CountedLi
     return CountedList(item, length, reads)
 
 
-def evaluate(implementation: str, request: Any, format_: str, **kwargs: Any) -> Any:
+def evaluate(implementation: str, request: Any, format_: str, *,
+             internal_error_expected: bool = False, **kwargs: Any) -> Any:
     evaluation = TopicContinuity(implementation=implementation).evaluate(request, format_,
                                                                         **kwargs)
     for result in evaluation.results:
-        check_result(result)
+        check_result(result, internal_error_expected=internal_error_expected)
     return evaluation.results[0]
 
 
@@ -302,7 +303,8 @@ def test_cancel_raising_while_decoding_is_an_internal_error(implementation: str)
 
     reads = Reads()
     request = CountedMap({"messages": repeated(chat_turns(10**5), 10**5, reads)}, reads)
-    result = evaluate(implementation, request, "openai", cancel=Broken())
+    result = evaluate(implementation, request, "openai", cancel=Broken(),
+                      internal_error_expected=True)
     assert result.reason is Reason.INTERNAL_ERROR
 
 

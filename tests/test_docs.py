@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import os
 import re
+import shlex
+import subprocess
+import sys
 from pathlib import Path
 from typing import List
 
@@ -13,7 +17,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCUMENTS = ["README.md", "docs/topic-continuity.md", "docs/wire-formats.md",
-             "docs/observability.md", "docs/conversation.md", "docs/decisions.md"]
+             "docs/observability.md", "docs/conversation.md", "docs/decisions.md",
+             "docs/drift.md", "docs/sessions.md", "docs/segmentation.md",
+             "docs/history-reset.md"]
 _BLOCK = re.compile(r"```python\n(.*?)```", re.S)
 
 
@@ -51,3 +57,29 @@ def test_python_examples_run(document: str, implementation: str,
     for expected in printed_comments(blocks):
         assert expected in printed, (document, expected)
     assert os.environ["TURNSIGNAL_IMPLEMENTATION"] == implementation
+
+
+def test_replay_doc_examples_run_on_the_shipped_log(tmp_path: Path, implementation: str,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/replay.md's commands and Python example, on examples/requests.jsonl,
+    from a scratch folder (their results.jsonl lands there)."""
+    monkeypatch.setenv("TURNSIGNAL_IMPLEMENTATION", implementation)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "examples").symlink_to(ROOT / "examples")
+    text = (ROOT / "docs" / "replay.md").read_text(encoding="utf-8")
+    commands = [line.split("#")[0].strip() for block in re.findall(r"```sh\n(.*?)```", text, re.S)
+                for line in block.splitlines() if "examples/requests.jsonl" in line]
+    assert len(commands) == 4, commands
+    cli = f"{shlex.quote(sys.executable)} -m turnsignal.cli"
+    for command in commands:
+        done = subprocess.run(["bash", "-o", "pipefail", "-c",
+                               re.sub(r"\bturnsignal\b(?= replay)", cli, command)],
+                              capture_output=True, text=True, timeout=300, check=False)
+        assert done.returncode == 0, (command, done.stderr)
+        results = (tmp_path / "results.jsonl").read_text(encoding="utf-8").splitlines()
+        assert [json.loads(line)["line"] for line in results] == [1, 2, 3, 4, 5, 6], command
+    output = io.StringIO()
+    with contextlib.redirect_stdout(output), contextlib.redirect_stderr(io.StringIO()):
+        for block in python_blocks(ROOT / "docs" / "replay.md"):
+            exec(compile(block, "docs/replay.md:example", "exec"), {})
+    assert output.getvalue().splitlines()[0].startswith("[5, 6] ")

@@ -4,11 +4,9 @@ generous factor, never an absolute time."""
 
 from __future__ import annotations
 
-import time
-from typing import Callable
-
 import pytest
 
+from helpers import best_time
 from turnsignal import TopicContinuity
 
 SIZE = 60_000
@@ -27,15 +25,6 @@ RULE = [{"name": "big", "limits": {"max_prior_turns": 2, "max_turn_bytes": 65536
                                    "max_input_bytes": 196608}}]
 
 
-def _best_time(fn: Callable[[], object], repeat: int = 3) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        started = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - started)
-    return best
-
-
 def _request(live: str) -> dict:
     return {"messages": [{"role": "user", "content": "Tell me about the weather in Lisbon"},
                          {"role": "assistant", "content": "Sunny and warm most of the year."},
@@ -45,7 +34,7 @@ def _request(live: str) -> dict:
 @pytest.mark.parametrize("name", sorted(ADVERSARIAL))
 def test_adversarial_live_turn_is_linear(implementation: str, name: str) -> None:
     tc = TopicContinuity(RULE, implementation=implementation)
-    baseline = _best_time(lambda: tc.evaluate(_request(ORDINARY), "openai"))
-    adversarial = _best_time(lambda: tc.evaluate(_request(ADVERSARIAL[name]), "openai"))
+    baseline = best_time(lambda: tc.evaluate(_request(ORDINARY), "openai"))
+    adversarial = best_time(lambda: tc.evaluate(_request(ADVERSARIAL[name]), "openai"))
     # Quadratic behaviour on 60 KB would be thousands of times slower.
     assert adversarial < 20 * baseline + 0.05, (name, adversarial, baseline)

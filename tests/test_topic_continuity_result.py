@@ -55,5 +55,8 @@ def test_reason_prefix_names_its_class(reason: Reason) -> None:
                                           Reason.INTERNAL_ERROR))
 
 
-def test_twenty_one_reasons() -> None:
-    assert len(Reason) == 21
+def test_twenty_one_reasons_and_three_of_lexical2() -> None:
+    lexical2 = {Reason.NEW_REQUEST, Reason.ANSWER, Reason.RECENT_OVERLAP}
+    assert len(set(Reason) - lexical2) == 21  # spec §8
+    assert {r.value for r in lexical2} == {"change_new_request", "continuation_answer",
+                                           "continuation_recent_overlap"}

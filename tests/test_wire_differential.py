@@ -253,7 +253,8 @@ _EVALUATORS: Dict[str, TopicContinuity] = {}
 _ROUTERS: Dict[str, Router] = {}
 _RULES = [{"name": "default"},
           {"name": "tiny", "include_assistant": False,
-           "limits": {"max_prior_turns": 1, "max_turn_bytes": 256, "max_input_bytes": 1024}}]
+           "limits": {"max_prior_turns": 1, "max_turn_bytes": 256, "max_input_bytes": 1024}},
+          {"name": "second", "evaluator": "lexical.2", "change_evidence": "disjoint"}]
 
 
 def _evaluate(value: Any, format_: str, implementation: str) -> Any:

@@ -7,10 +7,10 @@ import copy
 import gzip
 import json
 import re
-from pathlib import Path
 
 import pytest
 
+from conftest import require_shared
 from turnsignal.errors import WireFormatError
 from turnsignal.model import (
     BlockType,
@@ -23,8 +23,6 @@ from turnsignal.model import (
     ToolResultBlock,
 )
 from turnsignal.wire import decode
-
-CONFORMANCE = Path("/work/shared/conformance")
 
 
 def msg(role, *blocks):
@@ -123,9 +121,7 @@ def _cleaned(value):
 
 
 def _vectors(name):
-    path = CONFORMANCE / name
-    if not path.exists():
-        pytest.skip(f"{path} not available")
+    path = require_shared("conformance", name)  # skips outside CI, fails in CI
     opener = gzip.open if name.endswith(".gz") else open
     with opener(path, "rt", encoding="utf-8") as lines:
         return [json.loads(line) for line in lines]

@@ -8,6 +8,7 @@
 //! violated invariant panics, which is what a fuzzer reports.
 
 use turnsignal::charclass::{byte_prefix, char_at, char_before, class, lower_char};
+use turnsignal::lexical2;
 use turnsignal::lexicon::is_stopword;
 use turnsignal::masking::merge_ranges;
 use turnsignal::phrases::{tokenize, tokens_of_view, Tokens};
@@ -159,4 +160,39 @@ fn turn_level(live: &[&str], prior: &[&str], tools: &[&str]) {
         containment(live_terms.len().min(3), live_terms.len()),
         "containment",
     );
+    lexical2_level(live, prior, tools);
+}
+
+/// The lexical.2 calls: the same scores as lexical.1, overlaps in [0, 1], a
+/// turn against itself finds all its content terms and definite heads.
+fn lexical2_level(live: &[&str], prior: &[&str], tools: &[&str]) {
+    let analysis = lexical2::analyze_live2(live);
+    assert_eq!(analysis.base.term_count(), analyze_live(live).term_count());
+    assert!(analysis.cues.lead <= live.first().map_or(0, |s| s.len()));
+    for newest in [false, true] {
+        let (lexical, entity, _, _, overlap) =
+            lexical2::score_prior2(&analysis, prior, tools, newest);
+        let (l1_lexical, l1_entity, _) = score_prior(&analysis.base, prior, tools);
+        assert_eq!(
+            (lexical, entity),
+            (l1_lexical, l1_entity),
+            "lexical.2 scores"
+        );
+        check_score(overlap, "recent overlap");
+    }
+    let (_, _, _, definite, overlap) =
+        lexical2::score_prior2(&analysis, live, &[] as &[&str], true);
+    if !analysis.content.is_empty() {
+        assert_eq!(overlap, 1.0, "content terms scored against themselves");
+    }
+    assert_eq!(
+        definite,
+        !analysis.heads().is_empty(),
+        "definite heads against themselves"
+    );
+    for text in prior.iter().chain(live) {
+        let _ = lexical2::recent_act(text);
+        let _ = lexical2::stem(text);
+    }
+    let _ = lexical2::phrase_flags2(prior);
 }

@@ -20,12 +20,14 @@ defined it (vLLM Semantic Router, evaluator lexical.1).
 from __future__ import annotations
 
 import logging
+from typing import TYPE_CHECKING, Any
 
 from turnsignal import _hotpath
 from turnsignal.config import TopicContinuityRule
 from turnsignal.conversation import ConversationFacts, ConversationRuleResult, ConversationSignal
 from turnsignal.decisions import DecisionMatch
 from turnsignal.errors import ConfigError, ConfigIssue, TurnsignalError, WireFormatError
+from turnsignal.history_reset import HistoryReset, ResetGate, ResetOutcome
 from turnsignal.model import Conversation, Message
 from turnsignal.router import Router, RouterEvaluation
 from turnsignal.topic_continuity import (
@@ -43,6 +45,9 @@ from turnsignal.topic_continuity import (
 )
 from turnsignal.wire import decode
 
+if TYPE_CHECKING:  # imported on first use (see __getattr__): keeps `import turnsignal` lean
+    from turnsignal.segmentation import Segment, Segmentation, Segmenter, segment
+
 __all__ = [
     "EVALUATOR_VERSION",
     "IMPLEMENTATION",
@@ -57,12 +62,18 @@ __all__ = [
     "Coverage",
     "DecisionMatch",
     "Features",
+    "HistoryReset",
     "Message",
     "Reason",
+    "ResetGate",
+    "ResetOutcome",
     "Results",
     "Router",
     "RouterEvaluation",
     "Scope",
+    "Segment",
+    "Segmentation",
+    "Segmenter",
     "TopicContinuity",
     "TopicContinuityEvaluation",
     "TopicContinuityResult",
@@ -71,6 +82,7 @@ __all__ = [
     "WireFormatError",
     "__version__",
     "decode",
+    "segment",
 ]
 
 # A library never configures logging: only a NullHandler, so that warnings
@@ -94,3 +106,17 @@ def _version() -> str:
 
 
 __version__: str = _version()
+
+_LAZY = {name: "turnsignal.segmentation"
+         for name in ("segment", "Segment", "Segmentation", "Segmenter")}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'turnsignal' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value

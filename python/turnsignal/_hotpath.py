@@ -93,6 +93,17 @@ class HotPath(Protocol):
         """(upper_bound, byte_count or -1 when it does not fit, truncated,
         tool_cap_reached, excluded, lexical, entity, capped)."""
 
+    def live_turn2(self, doc: Doc, start: int, max_turn_bytes: int) -> Tuple[Any, ...]:
+        """lexical.2: ``live_turn``'s fields (with its own phrase flags), then
+        the cues (lead, request, addition, polar, pronoun, dependency,
+        question) and the number of content terms."""
+
+    def prior_turn2(self, doc: Doc, live: Any, start: int, end: int, max_turn_bytes: int,
+                    include_assistant: bool, budget: int, newest: bool) -> Tuple[Any, ...]:
+        """lexical.2: ``prior_turn``'s fields, then the definite reference,
+        and for the ``newest`` turn the recent overlap and the act of its
+        last assistant segment."""
+
     # -- the text analysis of one turn's segments -------------------------------
     def analyze_live(self, segments: Sequence[str]) -> LiveTurn: ...
 
@@ -108,6 +119,22 @@ class HotPath(Protocol):
     def phrase_flags(self, segments: Sequence[str]) -> Tuple[bool, bool, bool, bool, bool]:
         """(strong_reference, weak_reference, acknowledgement, change_marker,
         marker_ambiguous) of the live segments (spec §6.8)."""
+
+    # -- evaluator lexical.2's analysis (docs/lexical2.md §3) ------------------
+    def analyze_live2(self, segments: Sequence[str]) -> Any:
+        """The live turn of lexical.2: L, E and their counts and cap (as
+        ``LiveTurn``), ``content_term_count`` (|L2|), ``prose_terms``, ``cues``
+        (lead, request, addition, polar, pronoun, dependency, question) and
+        ``flags`` (the five phrase flags with the lexical.2 lexicons)."""
+
+    def score_prior2(self, live: Any, segments: Sequence[str], tool_names: Sequence[str],
+                     newest: bool) -> Tuple[float, float, bool, bool, float]:
+        """``score_prior``'s triple, the definite reference of this turn, and
+        (``newest`` only, else 0.0) containment(L2, stems of its terms)."""
+
+    def recent_act(self, text: str) -> int:
+        """The act of the newest turn's last assistant segment: 1 statement,
+        2 question, 3 closure (only its last 200 characters are read)."""
 
     # -- the conversation facts (turnsignal.conversation.facts) --------------
     def count_facts(self, messages: Sequence[Any]) -> Tuple[int, int, int, int, int, int, int, int]:
@@ -163,13 +190,27 @@ def load(name: str | None = None) -> Tuple[str, ModuleType]:
     try:
         from turnsignal import _native
     except ImportError:
-        warnings.warn(
-            "turnsignal's native extension is not available; using the pure-Python "
-            "reference implementation (slower, identical results)",
-            RuntimeWarning,
-            stacklevel=3,
-        )
+        _warn_fallback_once()
         from turnsignal import _reference
 
         return "python", _reference
     return "native", _native
+
+
+_fallback_warned = False
+
+
+def _warn_fallback_once() -> None:
+    """One warning per process: ``import turnsignal`` resolves the default,
+    and every ``TopicContinuity()`` resolves it again; each call site would
+    otherwise print its own copy."""
+    global _fallback_warned
+    if _fallback_warned:
+        return
+    _fallback_warned = True
+    warnings.warn(
+        "turnsignal's native extension is not available; using the pure-Python "
+        "reference implementation (slower, identical results)",
+        RuntimeWarning,
+        stacklevel=4,
+    )

@@ -6,7 +6,47 @@ the input are read as U+FFFD (spec §1). Large inputs are processed with the
 GIL released. A Rust panic never crosses into Python: it raises NativeError.
 """
 
-from typing import Any, List, Optional, Sequence, Tuple, final
+from typing import Any, Dict, List, Optional, Sequence, Tuple, final
+
+__all__ = [
+    "BUILD_PROFILE",
+    "UNICODE_VERSION",
+    "Doc",
+    "LiveTurn",
+    "LiveTurn2",
+    "NativeError",
+    "__version__",
+    "analyze_live",
+    "analyze_live2",
+    "content_terms",
+    "count_facts",
+    "decode_request",
+    "definite_heads",
+    "entities",
+    "evaluation_doc",
+    "lexicons",
+    "live_cues",
+    "live_turn",
+    "live_turn2",
+    "lowercase",
+    "masked_ranges",
+    "messages_doc",
+    "phrase_flags",
+    "phrase_flags2",
+    "phrase_tokens",
+    "prior_turn",
+    "prior_turn2",
+    "prose_term_count",
+    "recent_act",
+    "request_facts",
+    "score_prior",
+    "score_prior2",
+    "single_quote_spans",
+    "stem",
+    "term_set",
+    "terms",
+    "tool_ids_match",
+]
 
 __version__: str
 BUILD_PROFILE: str  # "release" or "debug"
@@ -154,3 +194,86 @@ def prior_turn(
     lexical, entity, capped) of one prior turn (messages ``start..end``);
     byte_count -1 (and nothing computed) when its upper bound exceeds
     ``budget``."""
+
+def live_turn2(doc: Doc, start: int, max_turn_bytes: int) -> Tuple[Any, ...]:
+    """``live_turn``'s fields for lexical.2 (the analysis a LiveTurn2, the
+    flags with lexical.2's lexicons), then the cues (lead, request, addition,
+    polar, pronoun, dependency, question) and the number of content terms."""
+
+def prior_turn2(
+    doc: Doc,
+    live: LiveTurn2,
+    start: int,
+    end: int,
+    max_turn_bytes: int,
+    include_assistant: bool,
+    budget: int,
+    newest: bool,
+) -> Tuple[int, int, bool, bool, bool, float, float, bool, bool, float, int]:
+    """``prior_turn``'s fields for lexical.2, then the definite reference,
+    and for the ``newest`` turn the recent overlap and the act of its last
+    assistant segment (0.0 and 0 otherwise, and when the turn is not read)."""
+
+# -- evaluator lexical.2 (docs/lexical2.md) ----------------------------------
+
+def lexicons() -> Dict[str, Dict[str, Any]]:
+    """The word lists, constants and suffix rules the core was built with, by
+    evaluator (``"lexical1"``, ``"lexical2"``): ``{list name: [...],
+    "constants": {name: float}, "rules": {name: [(suffix, replacement, min)]}}``."""
+
+@final
+class LiveTurn2:
+    """The live turn as lexical.2 sees it (§3.1-§3.4); immutable, created by
+    :func:`analyze_live2`."""
+
+    @property
+    def term_count(self) -> int:
+        """|L|."""
+    @property
+    def entity_count(self) -> int:
+        """|E|."""
+    @property
+    def capped(self) -> bool:
+        """Some live segment reached the entity cap."""
+    @property
+    def content_term_count(self) -> int:
+        """|L2|, the stemmed content terms (§3.4)."""
+    @property
+    def prose_terms(self) -> int:
+        """prose_term_count of the live segments (§6.6)."""
+    @property
+    def cues(self) -> Tuple[int, int, bool, bool, bool, bool, bool]:
+        """(lead, request, addition, polar, pronoun, dependency, question) of
+        §3.3; request is 0 (none), 1 (request frame) or 2 (definite)."""
+    @property
+    def flags(self) -> Tuple[bool, bool, bool, bool, bool]:
+        """The phrase flags of §3.2 (lexical.2 lexicons, substring markers)."""
+
+def analyze_live2(segments: Sequence[str]) -> LiveTurn2:
+    """The live turn of lexical.2."""
+
+def score_prior2(
+    live: LiveTurn2, segments: Sequence[str], tool_names: Sequence[str], newest: bool
+) -> Tuple[float, float, bool, bool, float]:
+    """``score_prior``'s (lexical, entity, capped), whether a definite head of
+    the live turn is a term of this prior turn, and for the ``newest`` turn the
+    recent overlap containment(L2, stems of its terms), else 0.0 (§3.5)."""
+
+def stem(word: str) -> str:
+    """The light suffix stemmer (§3.4)."""
+
+def phrase_flags2(segments: Sequence[str]) -> Tuple[bool, bool, bool, bool, bool]:
+    """The phrase flags of §3.2."""
+
+def live_cues(segments: Sequence[str]) -> Tuple[int, int, bool, bool, bool, bool, bool]:
+    """The cues of §3.3 (as ``LiveTurn2.cues``)."""
+
+def content_terms(segments: Sequence[str]) -> List[str]:
+    """L2, sorted (§3.4)."""
+
+def definite_heads(segments: Sequence[str]) -> List[str]:
+    """D, sorted (§3.3)."""
+
+def recent_act(text: str) -> int:
+    """The act of one assistant segment: 1 statement, 2 question, 3 closure
+    (§3.5); only its last 200 characters are read."""

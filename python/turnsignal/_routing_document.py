@@ -5,8 +5,9 @@ Routers keep their configuration in fragments (``config/signal/conversation/
 concatenates every list: ``signals.<family>`` (``topic_continuity``,
 ``conversation`` and families turnsignal does not evaluate) and
 ``decisions``. Each rule and decision keeps the path of the place it was
-written (``a.yaml: routing.signals.conversation[0]``), so a problem — and a
-name declared twice across fragments — is reported where it is.
+written, file included (``a.yaml: routing.signals.conversation[0]``), so a
+problem — and a name declared twice across fragments — is reported where it
+is. Every file, a single one too, is read and bounded by ``load_routing``.
 
 This module only gathers and locates; the signal modules validate.
 """
@@ -16,8 +17,9 @@ from __future__ import annotations
 import os
 from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Set, Tuple
 
-from .config import load_routing
-from .conversation.rules import name_problem, type_name
+from .config.loader import load_routing, source_prefix
+from .config.names import name_problem
+from .conversation.rules import type_name
 from .errors import ConfigError, ConfigIssue
 
 __all__ = ["Located", "RoutingDocument", "is_fragment_list", "load_document"]
@@ -52,12 +54,8 @@ def load_document(source: Any) -> RoutingDocument:
     """Gather ``source``: a path, a mapping, a bare topic_continuity list, or a
     list of fragment paths. File problems are collected as issues too."""
     document = RoutingDocument({}, [], [], [], {}, [])
-    if is_fragment_list(source):
-        for path in source:
-            where = os.fspath(path)
-            _add(document, _load(where, document.issues), f"{where}: ")
-    else:
-        _add(document, _load(source, document.issues), "")
+    for part in source if is_fragment_list(source) else (source,):
+        _add(document, _load(part, document.issues), source_prefix(part))
     return document
 
 

@@ -9,12 +9,12 @@ floats bit for bit — and so must ``preparation_input_bytes``. Vectors whose
 
 from __future__ import annotations
 
-import gzip
 import json
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, List, NamedTuple, Optional, Tuple, Union
 
-from turnsignal.errors import ConfigError
+from turnsignal._lines import read_lines
+from turnsignal.errors import ConfigError, InputFileError
 from turnsignal.topic_continuity import TopicContinuity
 from turnsignal.topic_continuity.evaluate import EvalConfig
 from turnsignal.wire import decode
@@ -39,17 +39,21 @@ def find_vector_files(paths: Iterable[PathLike]) -> List[Path]:
         elif path.is_file():
             found.append(path)
         else:
-            raise FileNotFoundError(f"no such file or folder: {path}")
+            raise FileNotFoundError(f"{path}: no such file or folder")
     return found
 
 
 def read_vectors(path: PathLike) -> Iterator[Tuple[int, Any]]:
-    """``(line number, vector)`` for every non-empty line of a vector file."""
-    opener = gzip.open if str(path).endswith(".gz") else open
-    with opener(path, "rt", encoding="utf-8") as handle:  # type: ignore[operator]
-        for number, line in enumerate(handle, 1):
-            if line.strip():
-                yield number, json.loads(line)
+    """``(line number, vector)`` for every non-empty line of a vector file;
+    ``InputFileError`` naming the file and line when it cannot be read."""
+    for number, raw in read_lines(path):
+        if raw.strip():
+            try:
+                yield number, json.loads(raw)
+            except ValueError as error:  # JSONDecodeError, UnicodeDecodeError
+                problem = error.msg if isinstance(error, json.JSONDecodeError) else "not UTF-8"
+                raise InputFileError(str(path), f"line {number}: not a JSON vector"
+                                                f" ({problem})") from None
 
 
 def _diff(expected: Any, got: Any, where: str, out: List[str]) -> None:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Sequence
 
-__all__ = ["ConfigError", "ConfigIssue", "TurnsignalError", "WireFormatError"]
+__all__ = ["ConfigError", "ConfigIssue", "InputFileError", "TurnsignalError",
+           "WireFormatError"]
 
 
 class TurnsignalError(Exception):
@@ -57,3 +58,15 @@ class ConfigError(TurnsignalError, ValueError):
         if not self.issues:
             raise ValueError("ConfigError needs at least one issue")
         super().__init__("\n".join(str(issue) for issue in self.issues))
+
+
+class InputFileError(TurnsignalError, ValueError):
+    """A data file (a request log, labelled cases, conformance vectors) cannot
+    be read as a whole: truncated or corrupt gzip data, a read failure, a
+    vector that is not JSON. ``path`` names the file; ``problem`` says what
+    is wrong (never with the file's content)."""
+
+    def __init__(self, path: str, problem: str) -> None:
+        self.path = path
+        self.problem = problem
+        super().__init__(f"{path}: {problem}")

@@ -29,8 +29,9 @@ from typing import (
 from . import _hotpath, wire
 from ._routing_document import RoutingDocument, load_document
 from .config import TopicContinuityRule, parse_topic_continuity_rules
+from .config.names import name_problem
 from .conversation import ConversationFacts, ConversationSignal
-from .conversation.rules import ConversationRule, check_rules, name_problem, quote
+from .conversation.rules import ConversationRule, check_rules, quote
 from .conversation.signal import ConversationResults
 from .decisions import (
     COMPUTED_TYPES,

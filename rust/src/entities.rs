@@ -5,7 +5,7 @@ use memchr::{memchr, memchr2};
 use crate::charclass;
 use crate::strset::StrSet;
 
-pub use crate::lexicon::{ENTITY_CAP, ENTITY_MAX_BYTES};
+pub use crate::lexicon::{MAX_ENTITIES_PER_SEGMENT as ENTITY_CAP, MAX_ENTITY_BYTES};
 
 /// Collects the entities of one segment into a set, honouring the cap.
 pub struct Collector<'a> {
@@ -55,7 +55,7 @@ impl<'a> Collector<'a> {
             end -= 1;
         }
         // The stripped bytes are ASCII, so `end` is a character boundary.
-        let value = charclass::byte_prefix(&lowered[..end], ENTITY_MAX_BYTES);
+        let value = charclass::byte_prefix(&lowered[..end], MAX_ENTITY_BYTES);
         if value.is_empty() {
             return;
         }

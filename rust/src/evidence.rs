@@ -114,6 +114,76 @@ pub fn upper_bound<S: AsRef<str>, T: AsRef<str>, N: AsRef<str>>(
     total.min(max_turn_bytes)
 }
 
+/// The live turn windowed: its segments, byte count, truncation and whether
+/// it is media with no readable text.
+pub struct LiveWindow<'a> {
+    pub segments: Vec<&'a str>,
+    pub byte_count: usize,
+    pub truncated: bool,
+    pub opaque_only: bool,
+}
+
+/// The live turn's texts (its first message's) under `max_turn_bytes`;
+/// `has_opaque`: that message holds media.
+pub fn live_window<'a>(
+    texts: &[&'a str],
+    has_opaque: bool,
+    max_turn_bytes: usize,
+) -> LiveWindow<'a> {
+    let mut window = Window::new(max_turn_bytes);
+    for t in texts {
+        window.add(t);
+    }
+    let opaque_only =
+        !window.truncated && has_opaque && window.segments.iter().all(|s| is_blank(s));
+    LiveWindow {
+        byte_count: max_turn_bytes - window.budget,
+        truncated: window.truncated,
+        segments: window.segments,
+        opaque_only,
+    }
+}
+
+/// A prior turn windowed: `(segments, how many are the user's, tool names
+/// kept, byte count, truncated, tool cap reached)`.
+pub struct PriorWindow<'a> {
+    pub segments: Vec<&'a str>,
+    pub user_segments: usize,
+    pub names: Vec<&'a str>,
+    pub byte_count: usize,
+    pub truncated: bool,
+    pub tool_cap: bool,
+}
+
+/// A prior turn's texts (the user's, then the assistant's) and tool names
+/// (`names`: the first 16 calls' names; `calls`: how many calls the turn
+/// holds) under `max_turn_bytes`.
+pub fn prior_window<'a, N: AsRef<str>>(
+    user: &[&'a str],
+    assistant: &[&'a str],
+    names: &'a [N],
+    calls: usize,
+    max_turn_bytes: usize,
+) -> PriorWindow<'a> {
+    let mut window = Window::new(max_turn_bytes);
+    for t in user {
+        window.add(t);
+    }
+    let user_segments = window.segments.len();
+    for t in assistant {
+        window.add(t);
+    }
+    let (kept, tool_cap) = window.tool_names(names, calls);
+    PriorWindow {
+        user_segments,
+        names: kept,
+        byte_count: max_turn_bytes - window.budget,
+        truncated: window.truncated,
+        tool_cap,
+        segments: window.segments,
+    }
+}
+
 /// Segments as `&str`, whatever holds them.
 pub fn strs<'a>(texts: &'a [Cow<'a, str>]) -> Vec<&'a str> {
     texts.iter().map(|t| t.as_ref()).collect()
@@ -171,5 +241,44 @@ mod tests {
         assert!(is_blank(""));
         assert!(is_blank(" \n\u{3000}"));
         assert!(!is_blank(" x "));
+    }
+
+    #[test]
+    fn live_windows() {
+        let w = live_window(&["abc", "  "], true, 100);
+        assert_eq!(
+            (w.byte_count, w.truncated, w.opaque_only),
+            (5, false, false)
+        );
+        let w = live_window(&[" ", "\n"], true, 100);
+        assert!(w.opaque_only, "media with only blank text");
+        let w = live_window(&["          "], true, 4);
+        assert!(
+            w.truncated && !w.opaque_only,
+            "truncated text is not known to be blank"
+        );
+    }
+
+    #[test]
+    fn prior_windows_keep_user_then_assistant_then_names() {
+        let names = ["search", "read_file"];
+        let w = prior_window(
+            &["question"],
+            &["answer one", "answer two"],
+            &names,
+            2,
+            1000,
+        );
+        assert_eq!(w.segments, ["question", "answer one", "answer two"]);
+        assert_eq!(w.user_segments, 1);
+        assert_eq!(w.names, ["search", "read_file"]);
+        assert_eq!(w.byte_count, 8 + 10 + 10 + 6 + 9);
+        assert!(!w.truncated && !w.tool_cap);
+        // The assistant's text is cut to what the user's left; a name that
+        // no longer fits is dropped (and marks the turn truncated).
+        let w = prior_window(&["0123456789"], &["abcdefghij"], &names, 17, 16);
+        assert_eq!(w.segments, ["0123456789", "abc", "hij"]);
+        assert_eq!(w.user_segments, 1);
+        assert!(w.names.is_empty() && w.truncated && w.tool_cap);
     }
 }

@@ -9,13 +9,17 @@ pub mod charclass;
 pub mod entities;
 pub mod evidence;
 pub mod fused;
+#[rustfmt::skip]
 pub mod lexicon;
+pub mod lexical2;
 pub mod masking;
+pub mod phrase_lexicon;
 pub mod phrases;
 pub mod quotes;
 pub mod request;
 pub mod score;
 pub mod strset;
+pub mod substrings;
 #[rustfmt::skip]
 #[allow(clippy::all)]
 pub mod tables;

@@ -1,92 +1,13 @@
 //! §6.4 phrase tokens, §10 lexicons and §6.8 phrase flags.
 
 use std::cell::RefCell;
-use std::sync::OnceLock;
 
 use crate::charclass::{self, DIGIT, LETTER};
-use crate::lexicon::{
-    ACK, ACK_MAX_TOKENS, CHANGE, CHANGE_WINDOW, NEGATION, NEGATION_LOOKBACK, STRONG, WEAK,
-    WEAK_WINDOW,
-};
 use crate::masking::{masked_ranges, unmasked_runs};
+pub use crate::phrase_lexicon::{lexicons, Lexicon, Lexicons, NO_WORD};
+use crate::phrase_lexicon::{IS_NEGATION, IS_WEAK};
 use crate::quotes::single_quote_spans;
-use crate::strset::StrSet;
-
-/// Word id of a token that is no lexicon word.
-pub const NO_WORD: u32 = u32::MAX;
-
-const IS_WEAK: u8 = 1;
-const IS_NEGATION: u8 = 2;
-
-/// A lexicon of phrases, indexed by the id of their first word.
-struct Lexicon {
-    by_first: Vec<Vec<Vec<u32>>>,
-}
-
-struct Lexicons {
-    words: StrSet,
-    /// Bit `len` of `len_by_first[b]` is set when some lexicon word starts
-    /// with byte `b` and has `len` bytes (all lexicon words are < 64 bytes).
-    len_by_first: [u64; 256],
-    flags: Vec<u8>,
-    strong: Lexicon,
-    ack: Lexicon,
-    change: Lexicon,
-}
-
-static LEXICONS: OnceLock<Lexicons> = OnceLock::new();
-
-fn build_lexicons() -> Lexicons {
-    let mut words = StrSet::new();
-    for list in [STRONG, WEAK, ACK, CHANGE, NEGATION] {
-        for phrase in list {
-            for w in phrase.split(' ') {
-                words.insert(w);
-            }
-        }
-    }
-    let n = words.len();
-    let mut len_by_first = [0u64; 256];
-    for w in words.iter() {
-        if let Some(&b) = w.as_bytes().first() {
-            len_by_first[b as usize] |= 1u64 << w.len().min(63);
-        }
-    }
-    let mut flags = vec![0u8; n];
-    let id = |w: &str| words.find(w).map_or(NO_WORD, |i| i as u32);
-    for w in WEAK {
-        if let Some(i) = words.find(w) {
-            flags[i] |= IS_WEAK;
-        }
-    }
-    for w in NEGATION {
-        if let Some(i) = words.find(w) {
-            flags[i] |= IS_NEGATION;
-        }
-    }
-    let lex = |list: &[&str]| {
-        let mut by_first = vec![Vec::new(); n];
-        for phrase in list {
-            let ids: Vec<u32> = phrase.split(' ').map(id).collect();
-            by_first[ids[0] as usize].push(ids);
-        }
-        Lexicon { by_first }
-    };
-    let (strong, ack, change) = (lex(STRONG), lex(ACK), lex(CHANGE));
-    Lexicons {
-        len_by_first,
-        flags,
-        strong,
-        ack,
-        change,
-        words,
-    }
-}
-
-#[inline]
-fn lexicons() -> &'static Lexicons {
-    LEXICONS.get_or_init(build_lexicons)
-}
+use crate::substrings::substring_matches;
 
 /// One phrase token: its lowercased text is `text[start..end]` of the owning
 /// [`Tokens`]; `offset` is its byte offset in the original segment.
@@ -147,23 +68,10 @@ const fn ascii_token_table() -> [bool; 128] {
 }
 static ASCII_TOKEN: [bool; 128] = ascii_token_table();
 
-/// The lexicon word id of a lowercased token, or `NO_WORD`.
-#[inline]
-fn word_id(lex: &Lexicons, token: &str) -> u32 {
-    let len = token.len();
-    match token.as_bytes().first() {
-        Some(&first) if len < 64 && lex.len_by_first[first as usize] & (1u64 << len) != 0 => {
-            lex.words.find(token).map_or(NO_WORD, |i| i as u32)
-        }
-        _ => NO_WORD,
-    }
-}
-
 /// Tokenize ASCII `text`: lowercasing keeps every offset, so `out.text` is
 /// the whole text lowercased and each token is a range of it, found without
 /// copying token by token.
-fn tokenize_ascii(text: &str, runs: &[(usize, usize)], out: &mut Tokens) {
-    let lex = lexicons();
+fn tokenize_ascii(text: &str, runs: &[(usize, usize)], out: &mut Tokens, lex: &Lexicons) {
     let Tokens {
         text: lowered,
         toks,
@@ -200,20 +108,25 @@ fn tokenize_ascii(text: &str, runs: &[(usize, usize)], out: &mut Tokens) {
                 end,
                 offset: start,
                 run: run_index,
-                word: word_id(lex, &lowered[start..end]),
+                word: lex.word_id(&lowered[start..end]),
             });
         }
     }
 }
 
-/// Tokenize `text` restricted to `runs` into `out` (cleared first).
+/// Tokenize `text` restricted to `runs` into `out` (cleared first), with
+/// the word ids of lexical.1's lexicons.
 pub fn tokenize(text: &str, runs: &[(usize, usize)], out: &mut Tokens) {
+    tokenize_with(text, runs, out, lexicons());
+}
+
+/// [`tokenize`] with the word ids of `lex`.
+pub fn tokenize_with(text: &str, runs: &[(usize, usize)], out: &mut Tokens, lex: &Lexicons) {
     if text.is_ascii() {
-        tokenize_ascii(text, runs, out);
+        tokenize_ascii(text, runs, out, lex);
         return;
     }
     out.clear();
-    let lex = lexicons();
     let bytes = text.as_bytes();
     for (run_index, &(a, b)) in runs.iter().enumerate() {
         let mut tok_offset: Option<usize> = None;
@@ -294,7 +207,7 @@ fn finish(out: &mut Tokens, lex: &Lexicons, start: usize, offset: usize, run: us
         return;
     }
     let len = b - a;
-    let word = word_id(lex, &out.text[start + a..start + b]);
+    let word = lex.word_id(&out.text[start + a..start + b]);
     if a > 0 {
         out.text.replace_range(start..start + a, "");
     }
@@ -310,13 +223,18 @@ fn finish(out: &mut Tokens, lex: &Lexicons, start: usize, offset: usize, run: us
 
 /// The continuation view (`change_view == false`) or the change view of §6.4.
 pub fn tokens_of_view(text: &str, change_view: bool, out: &mut Tokens) {
+    tokens_of_view_with(text, change_view, out, lexicons());
+}
+
+/// [`tokens_of_view`] with the word ids of `lex`.
+pub fn tokens_of_view_with(text: &str, change_view: bool, out: &mut Tokens, lex: &Lexicons) {
     if change_view {
         let runs = unmasked_runs(text.len(), &masked_ranges(text));
-        tokenize(text, &runs, out);
+        tokenize_with(text, &runs, out, lex);
     } else if text.is_empty() {
         out.clear();
     } else {
-        tokenize(text, &[(0, text.len())], out);
+        tokenize_with(text, &[(0, text.len())], out, lex);
     }
 }
 
@@ -355,7 +273,8 @@ pub fn phrase_tokens(text: &str, change_view: bool) -> Vec<(String, usize, usize
         .collect()
 }
 
-fn longest_match(t: &[Token], i: usize, lex: &Lexicon) -> usize {
+/// The length of the longest phrase of `lex` matching at token `i` (§6.4), 0 if none.
+pub fn longest_match(t: &[Token], i: usize, lex: &Lexicon) -> usize {
     let w = t[i].word;
     if w == NO_WORD {
         return 0;
@@ -377,7 +296,8 @@ fn longest_match(t: &[Token], i: usize, lex: &Lexicon) -> usize {
     best
 }
 
-fn leading_acks(t: &[Token], lex: &Lexicon) -> usize {
+/// Tokens consumed by leading acknowledgement phrases (§6.4).
+pub fn leading_acks(t: &[Token], lex: &Lexicon) -> usize {
     let mut i = 0;
     while i < t.len() {
         let m = longest_match(t, i, lex);
@@ -390,8 +310,8 @@ fn leading_acks(t: &[Token], lex: &Lexicon) -> usize {
 }
 
 #[inline]
-fn has_flag(lex: &Lexicons, t: &Token, flag: u8) -> bool {
-    t.word != NO_WORD && lex.flags[t.word as usize] & flag != 0
+fn has_flag(lex: &Lexicons, t: &Token, flag: u16) -> bool {
+    lex.has(t.word, flag)
 }
 
 /// The flags of §6.8.
@@ -404,50 +324,87 @@ pub struct PhraseFlags {
     pub marker_ambiguous: bool,
 }
 
-thread_local! {
-    /// Token buffers reused by every `phrase_flags` call on one thread.
-    static BUFFERS: RefCell<(Tokens, Vec<Token>)> = RefCell::new(Default::default());
-}
-
 /// phrase flags of the live segments (§6.8).
 pub fn phrase_flags<S: AsRef<str>>(segments: &[S]) -> PhraseFlags {
+    phrase_flags_with(segments, lexicons())
+}
+
+/// The phrase flags of §6.8 with the lexicons of `lex`, substring markers
+/// included (lexical.2 §3.2).
+pub fn phrase_flags_with<S: AsRef<str>>(segments: &[S], lex: &Lexicons) -> PhraseFlags {
+    phrase_flags_visit(segments, lex, |_, _, _, _| {})
+}
+
+/// [`phrase_flags_with`], handing `visit` each segment's change view as it
+/// goes: `(segment index, segment, tokens, the text their ranges index)`, so
+/// a caller reads the same tokens without tokenizing again.
+pub fn phrase_flags_visit<S, V>(segments: &[S], lex: &Lexicons, mut visit: V) -> PhraseFlags
+where
+    S: AsRef<str>,
+    V: FnMut(usize, &str, &[Token], &str),
+{
     if segments.is_empty() {
         return PhraseFlags::default();
     }
     BUFFERS.with(|cell| match cell.try_borrow_mut() {
         Ok(mut buffers) => {
-            let (cont, change) = &mut *buffers;
-            let flags = phrase_flags_in(segments, cont, change);
-            if cont.text.capacity() > 1 << 16 {
-                *buffers = Default::default();
+            let flags = phrase_flags_in(segments, lex, &mut visit, &mut buffers);
+            if buffers.cont.text.capacity() > 1 << 16 {
+                *buffers = Buffers::default();
             }
             flags
         }
-        Err(_) => phrase_flags_in(segments, &mut Tokens::default(), &mut Vec::new()),
+        Err(_) => phrase_flags_in(segments, lex, &mut visit, &mut Buffers::default()),
     })
 }
 
-fn phrase_flags_in<S: AsRef<str>>(
+/// Token buffers reused by every phrase-flags call on one thread: the
+/// tokens of a short live turn cost less than the allocations they would
+/// otherwise make.
+#[derive(Default)]
+struct Buffers {
+    cont: Tokens,
+    change: Vec<Token>,
+    occurrences: Vec<(usize, bool)>,
+}
+
+thread_local! {
+    static BUFFERS: RefCell<Buffers> = RefCell::new(Buffers::default());
+}
+
+fn phrase_flags_in<S, V>(
     segments: &[S],
-    cont: &mut Tokens,
-    change: &mut Vec<Token>,
-) -> PhraseFlags {
+    lex: &Lexicons,
+    visit: &mut V,
+    buffers: &mut Buffers,
+) -> PhraseFlags
+where
+    S: AsRef<str>,
+    V: FnMut(usize, &str, &[Token], &str),
+{
+    let Buffers {
+        cont,
+        change,
+        occurrences,
+    } = buffers;
     let mut f = PhraseFlags::default();
-    let lex = lexicons();
     let mut all_acks = true;
     let mut total = 0usize;
     let mut any_clean = false;
     for (j, seg) in segments.iter().enumerate() {
         let seg = seg.as_ref();
         // Continuation view.
-        tokens_of_view(seg, false, cont);
+        tokens_of_view_with(seg, false, cont, lex);
         let t = &cont.toks[..];
         if !f.strong_reference {
-            f.strong_reference = (0..t.len()).any(|i| longest_match(t, i, &lex.strong) > 0);
+            f.strong_reference = (0..t.len()).any(|i| longest_match(t, i, &lex.strong) > 0)
+                || (!seg.is_ascii()
+                    && !substring_matches(t, &cont.text, lex.reference_substring, &[], 0)
+                        .is_empty());
         }
         let a = leading_acks(t, &lex.ack);
         if j == 0 {
-            f.weak_reference = t[a..t.len().min(a + WEAK_WINDOW)]
+            f.weak_reference = t[a..t.len().min(a + lex.weak_window)]
                 .iter()
                 .any(|tok| has_flag(lex, tok, IS_WEAK));
         }
@@ -456,16 +413,30 @@ fn phrase_flags_in<S: AsRef<str>>(
         // Change view.
         change_view_from(seg, t, change);
         let t = &change[..];
+        visit(j, seg, t, &cont.text);
         let a = leading_acks(t, &lex.ack);
+        occurrences.clear();
+        occurrences.extend(
+            (0..t.len())
+                .filter(|&i| longest_match(t, i, &lex.change) > 0)
+                .map(|i| (i, false)),
+        );
+        if !seg.is_ascii() {
+            occurrences.extend(substring_matches(
+                t,
+                &cont.text,
+                lex.change_substring,
+                lex.negation_substring,
+                lex.negation_substring_lookback,
+            ));
+        }
         let mut spans: Option<Vec<(usize, usize)>> = None;
-        for i in 0..t.len() {
-            if longest_match(t, i, &lex.change) == 0 {
-                continue;
-            }
-            let negated = t[i.saturating_sub(NEGATION_LOOKBACK)..i]
-                .iter()
-                .any(|tok| has_flag(lex, tok, IS_NEGATION));
-            let clean = j == 0 && i >= a && i - a < CHANGE_WINDOW && !negated && {
+        for &(i, substring_negated) in occurrences.iter() {
+            let negated = substring_negated
+                || t[i.saturating_sub(lex.negation_lookback)..i]
+                    .iter()
+                    .any(|tok| has_flag(lex, tok, IS_NEGATION));
+            let clean = j == 0 && i >= a && i - a < lex.change_window && !negated && {
                 let sq = spans.get_or_insert_with(|| single_quote_spans(seg));
                 !in_spans(sq, t[i].offset)
             };
@@ -476,7 +447,7 @@ fn phrase_flags_in<S: AsRef<str>>(
             }
         }
     }
-    f.acknowledgement = all_acks && (1..=ACK_MAX_TOKENS).contains(&total);
+    f.acknowledgement = all_acks && (1..=lex.max_ack_tokens).contains(&total);
     f.change_marker = any_clean && !f.marker_ambiguous;
     f
 }

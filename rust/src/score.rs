@@ -311,15 +311,58 @@ pub fn score_prior<S: AsRef<str>, T: AsRef<str>>(
     segments: &[S],
     tool_names: &[T],
 ) -> (f64, f64, bool) {
-    with_workspace(|w| score_prior_in(w, live, segments, tool_names))
+    let (lexical, entity, capped, _) = score_prior_marked(live, segments, tool_names, &[]);
+    (lexical, entity, capped)
 }
 
-fn score_prior_in<S: AsRef<str>, T: AsRef<str>>(
+/// [`score_prior`], plus whether some live term whose index is marked in
+/// `marked` (indexes of `live.terms`; shorter means unmarked) is a term of
+/// this prior turn: lexical.2's definite reference, found in the same pass.
+pub fn score_prior_marked<S: AsRef<str>, T: AsRef<str>>(
+    live: &LiveAnalysis,
+    segments: &[S],
+    tool_names: &[T],
+    marked: &[bool],
+) -> (f64, f64, bool, bool) {
+    score_prior_with(live, segments, tool_names, marked, |_, _| false, |_| {})
+}
+
+/// [`score_prior_marked`], also calling `also_term` with every term of the
+/// turn that `also_wants(first byte, length)` admits (the pre-filter of
+/// [`scan_segment`]; symbols and non-ASCII terms always come): a second use
+/// of the same pass, such as lexical.2's overlap with the newest turn.
+pub fn score_prior_with<S, T, W, F>(
+    live: &LiveAnalysis,
+    segments: &[S],
+    tool_names: &[T],
+    marked: &[bool],
+    also_wants: W,
+    also_term: F,
+) -> (f64, f64, bool, bool)
+where
+    S: AsRef<str>,
+    T: AsRef<str>,
+    W: Fn(u8, usize) -> bool,
+    F: FnMut(&str),
+{
+    with_workspace(|w| score_prior_in(w, live, segments, tool_names, marked, also_wants, also_term))
+}
+
+fn score_prior_in<S, T, W, F>(
     w: &mut Workspace,
     live: &LiveAnalysis,
     segments: &[S],
     tool_names: &[T],
-) -> (f64, f64, bool) {
+    marked: &[bool],
+    also_wants: W,
+    mut also_term: F,
+) -> (f64, f64, bool, bool)
+where
+    S: AsRef<str>,
+    T: AsRef<str>,
+    W: Fn(u8, usize) -> bool,
+    F: FnMut(&str),
+{
     let Workspace {
         scratch,
         ebuf,
@@ -344,11 +387,12 @@ fn score_prior_in<S: AsRef<str>, T: AsRef<str>>(
             scan_segment(
                 s,
                 scratch,
-                |first, len| live.term_filter.may_contain(first, len),
+                |first, len| live.term_filter.may_contain(first, len) || also_wants(first, len),
                 |t| {
                     if let Some(i) = live.find_term(t) {
                         terms_found.mark(i);
                     }
+                    also_term(t);
                 },
                 Some(&mut coll),
             );
@@ -376,7 +420,11 @@ fn score_prior_in<S: AsRef<str>, T: AsRef<str>>(
     } else {
         containment(entities_found.count, live.entities.len())
     };
-    (lexical, entity, capped)
+    let marked_found = marked
+        .iter()
+        .zip(terms_found.seen.iter())
+        .any(|(&m, &seen)| m && seen);
+    (lexical, entity, capped, marked_found)
 }
 
 #[cfg(test)]

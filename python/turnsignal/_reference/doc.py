@@ -11,7 +11,7 @@ Python objects per message.
 
 from __future__ import annotations
 
-from typing import Any, List, Sequence, Tuple
+from typing import Any, List, NamedTuple, Sequence, Tuple
 
 from turnsignal._reference.phrases import phrase_flags
 from turnsignal._reference.scoring import LiveTurn, analyze_live, prose_term_count, score_prior
@@ -28,9 +28,13 @@ __all__ = [
     "RESULT",
     "START",
     "Doc",
+    "LiveWindow",
+    "PriorWindow",
     "live_turn",
+    "live_window",
     "messages_doc",
     "prior_turn",
+    "prior_window",
     "tool_ids_match",
 ]
 
@@ -173,11 +177,18 @@ def _user_text(window: _Window, message: Message) -> None:
             window.add(block.text)
 
 
-def live_turn(doc: Doc, start: int, max_turn_bytes: int) -> Tuple[Any, ...]:
-    """The live turn (messages ``start..``): ``(analysis, byte_count,
-    truncated, excluded, opaque_only, term_count, entity_count, capped,
-    prose_terms, strong_reference, weak_reference, acknowledgement,
-    change_marker, marker_ambiguous)``. Only the first message's text is
+class LiveWindow(NamedTuple):
+    """The live turn windowed (spec §5.4): what its analysis reads."""
+
+    segments: List[str]
+    byte_count: int
+    truncated: bool
+    excluded: bool
+    opaque_only: bool
+
+
+def live_window(doc: Doc, start: int, max_turn_bytes: int) -> LiveWindow:
+    """The live turn (messages ``start..``): only the first message's text is
     evidence; ``opaque_only`` is media with no readable text (§5.2)."""
     messages = doc.messages[start:]
     window = _Window(max_turn_bytes)
@@ -185,11 +196,21 @@ def live_turn(doc: Doc, start: int, max_turn_bytes: int) -> Tuple[Any, ...]:
     segments = window.segments
     opaque_only = (not window.truncated and _has_opaque(messages[0])
                    and all(is_blank(segment) for segment in segments))
+    return LiveWindow(segments, max_turn_bytes - window.budget, window.truncated,
+                      _excluded(messages), opaque_only)
+
+
+def live_turn(doc: Doc, start: int, max_turn_bytes: int) -> Tuple[Any, ...]:
+    """The live turn (messages ``start..``): ``(analysis, byte_count,
+    truncated, excluded, opaque_only, term_count, entity_count, capped,
+    prose_terms, strong_reference, weak_reference, acknowledgement,
+    change_marker, marker_ambiguous)``."""
+    segments, byte_count, truncated, excluded, opaque_only = live_window(doc, start,
+                                                                         max_turn_bytes)
     analysis = analyze_live(segments)
     flags = phrase_flags(segments) if segments else (False,) * 5
-    return (analysis, max_turn_bytes - window.budget, window.truncated, _excluded(messages),
-            opaque_only, analysis.term_count, analysis.entity_count, analysis.capped,
-            prose_term_count(segments), *flags)
+    return (analysis, byte_count, truncated, excluded, opaque_only, analysis.term_count,
+            analysis.entity_count, analysis.capped, prose_term_count(segments), *flags)
 
 
 def _upper_bound(messages: Sequence[Message], include_assistant: bool,
@@ -237,24 +258,49 @@ def _tool_names(messages: Sequence[Message], window: _Window) -> Tuple[List[str]
     return names, capped
 
 
+class PriorWindow(NamedTuple):
+    """A prior turn windowed (spec §5.4): what its analysis reads."""
+
+    upper_bound: int
+    segments: List[str]
+    user_segments: int  # the first ones: the user's, the rest the assistant's
+    tool_names: List[str]
+    byte_count: int
+    truncated: bool
+    tool_cap_reached: bool
+    excluded: bool
+
+
+def prior_window(doc: Doc, start: int, end: int, max_turn_bytes: int, include_assistant: bool,
+                 budget: int) -> PriorWindow:
+    """One prior turn (messages ``start..end``). When its upper bound exceeds
+    ``budget`` it is not read (only its block lengths): ``byte_count`` -1."""
+    messages = doc.messages[start:end]
+    bound = _upper_bound(messages, include_assistant, max_turn_bytes)
+    if bound > budget:
+        return PriorWindow(bound, [], 0, [], -1, False, False, False)
+    window = _Window(max_turn_bytes)
+    _user_text(window, messages[0])
+    user_segments = len(window.segments)
+    if include_assistant:
+        for message in messages[1:]:
+            if message.role is Role.ASSISTANT:
+                _user_text(window, message)
+    names, tool_cap = _tool_names(messages, window)
+    return PriorWindow(bound, window.segments, user_segments, names,
+                       max_turn_bytes - window.budget, window.truncated, tool_cap,
+                       _excluded(messages))
+
+
 def prior_turn(doc: Doc, live: LiveTurn, start: int, end: int, max_turn_bytes: int,
                include_assistant: bool, budget: int) -> Tuple[Any, ...]:
     """One prior turn (messages ``start..end``): ``(upper_bound, byte_count,
     truncated, tool_cap_reached, excluded, lexical, entity, capped)``. When
     its upper bound exceeds ``budget`` the turn is not read: ``byte_count``
     is -1 and the rest is zero."""
-    messages = doc.messages[start:end]
-    bound = _upper_bound(messages, include_assistant, max_turn_bytes)
-    if bound > budget:
-        return (bound, -1, False, False, False, 0.0, 0.0, False)
-    window = _Window(max_turn_bytes)
-    _user_text(window, messages[0])
-    if include_assistant:
-        for message in messages[1:]:
-            if message.role is Role.ASSISTANT:
-                _user_text(window, message)
-    names, tool_cap = _tool_names(messages, window)
-    lexical, entity, capped = score_prior(live, window.segments, names)
-    return (bound, max_turn_bytes - window.budget, window.truncated, tool_cap,
-            _excluded(messages), lexical, entity, capped)
-
+    w = prior_window(doc, start, end, max_turn_bytes, include_assistant, budget)
+    if w.byte_count < 0:
+        return (w.upper_bound, -1, False, False, False, 0.0, 0.0, False)
+    lexical, entity, capped = score_prior(live, w.segments, w.tool_names)
+    return (w.upper_bound, w.byte_count, w.truncated, w.tool_cap_reached, w.excluded, lexical,
+            entity, capped)

@@ -1,14 +1,21 @@
-"""The lexical.1 lexicons and constants (spec §10). Any change bumps
-``evaluator_version``; the Rust core keeps its own copy (rust/src/lexicon.rs)."""
+"""The lexical.1 lexicons (spec §10), indexed for phrase matching.
+
+The lists and constants themselves are rendered from ``data/lexicons.toml``
+into ``turnsignal._lexicons.lexical1`` (the Rust core reads the same file);
+this module only builds the lookup structures. Any change bumps
+``evaluator_version``."""
 
 from __future__ import annotations
 
-from typing import Dict, FrozenSet, List, Tuple
+from typing import Dict, FrozenSet, Iterable, List, NamedTuple, Tuple
+
+from turnsignal._lexicons import lexical1 as _data
 
 Phrase = Tuple[str, ...]
+PhraseIndex = Dict[str, List[Phrase]]
 
 
-def _index(*phrases: str) -> Dict[str, List[Phrase]]:
+def phrase_index(phrases: Iterable[str]) -> Dict[str, List[Phrase]]:
     """Phrases by first word, longest first, so the first match is the longest."""
     index: Dict[str, List[Phrase]] = {}
     for phrase in phrases:
@@ -19,36 +26,40 @@ def _index(*phrases: str) -> Dict[str, List[Phrase]]:
     return index
 
 
-STRONG_REFERENCE = _index(
-    "above", "earlier", "previous", "previously", "as before", "like before", "same as",
-    "as you said", "you said", "you mentioned", "you suggested", "your answer", "your code",
-    "your example", "your suggestion", "that function", "that file", "that code", "that one",
-    "this one", "the last one", "instead", "go back to", "as mentioned", "mentioned earlier",
-)
-ACKNOWLEDGEMENT = _index(
-    "thanks", "thank you", "thx", "ok", "okay", "great", "good", "done", "perfect", "got it",
-    "nice", "cool", "sounds good", "awesome", "yes", "yep", "sure",
-)
-CHANGE_MARKER = _index(
-    "new question", "unrelated", "different topic", "different question", "change of topic",
-    "changing topics", "switching topics", "switch topics", "on another note",
-    "separate question", "completely different", "new topic", "something else",
-)
-WEAK_REFERENCE: FrozenSet[str] = frozenset(
-    "also now then and but next so it its this that these those they them".split()
-)
-NEGATION: FrozenSet[str] = frozenset(
-    "not no never isn't aren't wasn't weren't don't doesn't didn't without hardly nor".split()
-)
-STOPWORDS: FrozenSet[str] = frozenset(
-    """a an the and or but if then so to of in on at by for with from as is are was were be
-    been it its this that these those i you we they he she me my your our their do does did
-    can could would should will just please how what why when where which who not no""".split()
-)
+STRONG_REFERENCE = phrase_index(_data.STRONG_REFERENCE)
+ACKNOWLEDGEMENT = phrase_index(_data.ACKNOWLEDGEMENT)
+CHANGE_MARKER = phrase_index(_data.CHANGE_MARKER)
+WEAK_REFERENCE: FrozenSet[str] = frozenset(_data.WEAK_REFERENCE)
+NEGATION: FrozenSet[str] = frozenset(_data.NEGATION)
+STOPWORDS: FrozenSet[str] = frozenset(_data.STOPWORDS)
 
-WEAK_REFERENCE_WINDOW = 3
-CHANGE_LEADING_WINDOW = 8
-NEGATION_LOOKBACK = 3
-MAX_ACK_TOKENS = 4
-MAX_ENTITIES_PER_SEGMENT = 1024
-MAX_ENTITY_BYTES = 128
+WEAK_REFERENCE_WINDOW = _data.WEAK_REFERENCE_WINDOW
+CHANGE_LEADING_WINDOW = _data.CHANGE_LEADING_WINDOW
+NEGATION_LOOKBACK = _data.NEGATION_LOOKBACK
+MAX_ACK_TOKENS = _data.MAX_ACK_TOKENS
+MAX_ENTITIES_PER_SEGMENT = _data.MAX_ENTITIES_PER_SEGMENT
+MAX_ENTITY_BYTES = _data.MAX_ENTITY_BYTES
+
+
+class MarkerLexicons(NamedTuple):
+    """What the phrase flags (§6.8) read: one bundle per evaluator."""
+
+    strong_reference: PhraseIndex
+    acknowledgement: PhraseIndex
+    change_marker: PhraseIndex
+    weak_reference: FrozenSet[str]
+    negation: FrozenSet[str]
+    weak_reference_window: int
+    change_leading_window: int
+    negation_lookback: int
+    max_ack_tokens: int
+    # Markers matched as substrings of a run's token text (lexical.2 only).
+    change_substring: Tuple[str, ...] = ()
+    reference_substring: Tuple[str, ...] = ()
+    negation_substring: Tuple[str, ...] = ()
+    negation_substring_lookback: int = 0
+
+
+LEXICAL1 = MarkerLexicons(STRONG_REFERENCE, ACKNOWLEDGEMENT, CHANGE_MARKER, WEAK_REFERENCE,
+                          NEGATION, WEAK_REFERENCE_WINDOW, CHANGE_LEADING_WINDOW,
+                          NEGATION_LOOKBACK, MAX_ACK_TOKENS)

@@ -7,18 +7,7 @@ from typing import Dict, List, NamedTuple, Sequence, Tuple
 
 from turnsignal import _tables
 from turnsignal._reference.charclass import compile_class, lowercase
-from turnsignal._reference.lexicon import (
-    ACKNOWLEDGEMENT,
-    CHANGE_LEADING_WINDOW,
-    CHANGE_MARKER,
-    MAX_ACK_TOKENS,
-    NEGATION,
-    NEGATION_LOOKBACK,
-    STRONG_REFERENCE,
-    WEAK_REFERENCE,
-    WEAK_REFERENCE_WINDOW,
-    Phrase,
-)
+from turnsignal._reference.lexicon import LEXICAL1, MarkerLexicons, Phrase, PhraseIndex
 from turnsignal._reference.masking import (
     Range,
     masked_ranges,
@@ -26,7 +15,8 @@ from turnsignal._reference.masking import (
     unmasked_runs,
 )
 
-__all__ = ["PhraseFlags", "Token", "change_view", "continuation_view", "phrase_flags"]
+__all__ = ["PhraseFlags", "Token", "change_view", "continuation_view", "leading_acks",
+           "longest_match", "phrase_flags", "substring_matches"]
 
 _PHRASE_RUN = compile_class(
     [*_tables.LETTER, *_tables.DIGIT, (0x27, 0x27), (0x2019, 0x2019)], "+"
@@ -77,10 +67,11 @@ def longest_match(tokens: List[Token], index: int, lexicon: Dict[str, List[Phras
     return 0
 
 
-def leading_acks(tokens: List[Token]) -> int:
+def leading_acks(tokens: List[Token], acknowledgement: PhraseIndex = LEXICAL1.acknowledgement,
+                 ) -> int:
     index = 0
     while index < len(tokens):
-        width = longest_match(tokens, index, ACKNOWLEDGEMENT)
+        width = longest_match(tokens, index, acknowledgement)
         if width == 0:
             break
         index += width
@@ -95,9 +86,9 @@ class PhraseFlags(NamedTuple):
     marker_ambiguous: bool = False
 
 
-def _negated(tokens: List[Token], index: int) -> bool:
-    return any(tokens[index - back].text in NEGATION
-               for back in range(1, NEGATION_LOOKBACK + 1) if index - back >= 0)
+def _negated(tokens: List[Token], index: int, lex: MarkerLexicons) -> bool:
+    return any(tokens[index - back].text in lex.negation
+               for back in range(1, lex.negation_lookback + 1) if index - back >= 0)
 
 
 def _inside(spans: List[Range], offset: int) -> bool:
@@ -105,36 +96,83 @@ def _inside(spans: List[Range], offset: int) -> bool:
     return position >= 0 and spans[position][0] <= offset < spans[position][1]
 
 
-def _change_markers(segments: Sequence[str]) -> Tuple[bool, bool]:
+def substring_matches(tokens: List[Token], markers: Sequence[str], negations: Sequence[str] = (),
+                      lookback: int = 0) -> List[Tuple[int, bool]]:
+    """Occurrences of substring markers (lexical.2 §3.2) in the run texts of a
+    view: ``(token index, negated)`` for each, in run order, then position.
+    A run text is its tokens' texts joined by one space."""
+    found: List[Tuple[int, bool]] = []
+    start = 0
+    while start < len(tokens):
+        end = start
+        while end < len(tokens) and tokens[end].run == tokens[start].run:
+            end += 1
+        owner: List[int] = []  # token index of each character of the run text
+        for index in range(start, end):
+            if index > start:
+                owner.append(-1)
+            owner.extend([index] * len(tokens[index].text))
+        text = " ".join(token.text for token in tokens[start:end])
+        for marker in markers:
+            at = text.find(marker)
+            while at >= 0:
+                negated = any(_negation_before(text, at, lookback, negation)
+                              for negation in negations)
+                found.append((owner[at], negated))
+                at = text.find(marker, at + 1)
+        start = end
+    return found
+
+
+def _negation_before(text: str, at: int, lookback: int, negation: str) -> bool:
+    """An occurrence of ``negation`` that starts before ``at`` and overlaps the
+    ``lookback`` characters just before it."""
+    first = text.find(negation, max(0, at - lookback - len(negation) + 1))
+    return 0 <= first < at
+
+
+def _change_markers(segments: Sequence[str], lex: MarkerLexicons) -> Tuple[bool, bool]:
     clean = ambiguous = False
     for segment_index, segment in enumerate(segments):
         tokens = change_view(segment)
         quotes = single_quote_spans(segment)
-        lead = leading_acks(tokens)
-        for index in range(len(tokens)):
-            if longest_match(tokens, index, CHANGE_MARKER) == 0:
-                continue
-            leading = segment_index == 0 and lead <= index < lead + CHANGE_LEADING_WINDOW
+        lead = leading_acks(tokens, lex.acknowledgement)
+        occurrences = [(index, False) for index in range(len(tokens))
+                       if longest_match(tokens, index, lex.change_marker) > 0]
+        if lex.change_substring:
+            occurrences += substring_matches(tokens, lex.change_substring,
+                                             lex.negation_substring,
+                                             lex.negation_substring_lookback)
+        for index, negated in occurrences:
+            leading = segment_index == 0 and lead <= index < lead + lex.change_leading_window
             quoted = _inside(quotes, tokens[index].offset)
-            if leading and not _negated(tokens, index) and not quoted:
+            if leading and not negated and not _negated(tokens, index, lex) and not quoted:
                 clean = True
             else:
                 ambiguous = True
     return clean, ambiguous
 
 
-def phrase_flags(segments: Sequence[str]) -> PhraseFlags:
+def _strong(views: List[List[Token]], lex: MarkerLexicons) -> bool:
+    if any(longest_match(tokens, index, lex.strong_reference) > 0
+           for tokens in views for index in range(len(tokens))):
+        return True
+    return bool(lex.reference_substring) and any(
+        substring_matches(tokens, lex.reference_substring) for tokens in views)
+
+
+def phrase_flags(segments: Sequence[str], lex: MarkerLexicons = LEXICAL1) -> PhraseFlags:
     if not segments:
         return PhraseFlags()
     views = [continuation_view(segment) for segment in segments]
-    strong = any(longest_match(tokens, index, STRONG_REFERENCE) > 0
-                 for tokens in views for index in range(len(tokens)))
     first = views[0]
-    lead = leading_acks(first)
-    weak = any(token.text in WEAK_REFERENCE
-               for token in first[lead : lead + WEAK_REFERENCE_WINDOW])
+    lead = leading_acks(first, lex.acknowledgement)
+    weak = any(token.text in lex.weak_reference
+               for token in first[lead : lead + lex.weak_reference_window])
     total = sum(len(tokens) for tokens in views)
-    acknowledgement = (all(leading_acks(tokens) == len(tokens) for tokens in views)
-                       and 0 < total <= MAX_ACK_TOKENS)
-    clean, ambiguous = _change_markers(segments)
-    return PhraseFlags(strong, weak, acknowledgement, clean and not ambiguous, ambiguous)
+    acknowledgement = (all(leading_acks(tokens, lex.acknowledgement) == len(tokens)
+                           for tokens in views)
+                       and 0 < total <= lex.max_ack_tokens)
+    clean, ambiguous = _change_markers(segments, lex)
+    return PhraseFlags(_strong(views, lex), weak, acknowledgement, clean and not ambiguous,
+                       ambiguous)

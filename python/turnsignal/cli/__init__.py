@@ -1,5 +1,8 @@
 """The ``turnsignal`` command line. Each sub-command lives in its own module
-with ``register(subparsers)``; the handler it sets returns the exit status."""
+with ``register(subparsers)``; the handler it sets returns the exit status.
+``main`` runs every handler under one convention (``_exit.py``): user errors
+are one line naming the file, never a traceback, and exit statuses mean the
+same for every command."""
 
 from __future__ import annotations
 
@@ -8,10 +11,22 @@ import importlib
 import sys
 from typing import List, Optional
 
+from turnsignal.cli._exit import EXIT_USAGE, run_handler
+
 __all__ = ["main"]
 
+EXIT_STATUSES = """\
+exit status (every command):
+  0    success
+  1    the command ran and the answer is no (a failing vector, bad lines
+       with --strict, nothing to evaluate)
+  2    user error: arguments, configuration, a file that cannot be read,
+       written or parsed (one line on stderr names the file and the problem)
+  70   internal error (a bug; TURNSIGNAL_DEBUG=1 shows the traceback)
+  130  interrupted (SIGINT)   141  output pipe closed   143  terminated (SIGTERM)"""
+
 #: Sub-command modules, in the order ``--help`` lists them.
-COMMANDS = ("evaluate", "conformance", "replay", "eval")
+COMMANDS = ("evaluate", "conformance", "replay", "eval", "eval_drift", "segment")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -20,6 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="turnsignal",
         description="Deterministic conversation signals for LLM routers.",
+        epilog=EXIT_STATUSES, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version",
                         version=f"turnsignal {__version__} ({IMPLEMENTATION})")
@@ -34,8 +50,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     args = parser.parse_args(argv)
     if getattr(args, "handler", None) is None:
         parser.print_help(sys.stderr)
-        return 2
-    return int(args.handler(args))
+        return EXIT_USAGE
+    return run_handler(args.handler, args)
 
 
 if __name__ == "__main__":  # pragma: no cover

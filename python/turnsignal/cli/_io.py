@@ -6,6 +6,10 @@ import json
 import sys
 from typing import Any, TextIO
 
+from turnsignal.cli._exit import CommandError, fail
+
+__all__ = ["NamedOutput", "fail", "read_json"]
+
 
 def read_json(source: str, stdin: TextIO = sys.stdin) -> Any:
     """Parse a JSON document from a file path, or from standard input for ``-``."""
@@ -15,6 +19,32 @@ def read_json(source: str, stdin: TextIO = sys.stdin) -> Any:
         return json.load(handle)
 
 
-def fail(message: str, status: int = 2) -> int:
-    print(f"turnsignal: {message}", file=sys.stderr)
-    return status
+
+
+class NamedOutput:
+    """A text stream whose write failures (a full disk, ``/dev/full``, a lost
+    mount) name it: ``CommandError("out.jsonl: cannot write: No space left
+    on device")``. A closed pipe stays a ``BrokenPipeError``, which the
+    command-line convention turns into its own exit status."""
+
+    def __init__(self, stream: TextIO, name: str) -> None:
+        self._stream = stream
+        self.name = name
+
+    def write(self, text: str) -> int:
+        return self._guard(self._stream.write, text)
+
+    def flush(self) -> None:
+        self._guard(self._stream.flush)
+
+    def close(self) -> None:
+        self._guard(self._stream.close)
+
+    def _guard(self, method: Any, *args: Any) -> Any:
+        try:
+            return method(*args)
+        except BrokenPipeError:
+            raise
+        except OSError as error:
+            problem = error.strerror or type(error).__name__
+            raise CommandError(f"{self.name}: cannot write: {problem}") from None

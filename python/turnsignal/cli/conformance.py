@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from turnsignal.cli._io import fail
+from turnsignal.cli._args import add_implementation
+from turnsignal.cli._exit import EXIT_FAILED, CommandError, fail
 from turnsignal.conformance import FileReport, run_conformance
 
 
@@ -16,8 +17,7 @@ def register(subparsers: Any) -> None:
                     "and a final line 'N passed, N failed'; exits 1 on any failure or when no "
                     "vector was found.")
     parser.add_argument("paths", nargs="+", metavar="PATH")
-    parser.add_argument("--implementation", choices=("native", "python"),
-                        help="force an implementation (default: TURNSIGNAL_IMPLEMENTATION)")
+    add_implementation(parser)
     parser.add_argument("--show", type=int, default=5, metavar="N",
                         help="show the differences of at most N failing vectors per file")
     parser.set_defaults(handler=run)
@@ -33,9 +33,9 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         report = run_conformance(args.paths, args.implementation, on_file)
-    except (OSError, ValueError) as error:
-        return fail(str(error))
+    except FileNotFoundError as error:
+        raise CommandError(str(error)) from None
     print(f"{report.passed} passed, {report.failed} failed")
     if report.passed + report.failed == 0:
-        return fail("no conformance vector found", 1)
-    return 0 if report.ok else 1
+        return fail("no conformance vector found", EXIT_FAILED)
+    return 0 if report.ok else EXIT_FAILED

@@ -4,13 +4,19 @@ conversations, beside the naive Jaccard baseline."""
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from typing import Any
 
-from turnsignal.cli._io import fail
-from turnsignal.errors import ConfigError
-from turnsignal.offline.eval import evaluate_dataset
+from turnsignal.cli._args import add_implementation, add_jobs, add_rules_config
+from turnsignal.cli._exit import EXIT_FAILED, CommandError, fail
+from turnsignal.config.evaluators import EVALUATORS
+from turnsignal.offline.compare import DEFAULT_POOL, compare_evaluators
+from turnsignal.offline.compare_report import (
+    render_compare_json,
+    render_compare_markdown,
+    render_compare_text,
+)
+from turnsignal.offline.eval import NoSuchRule, evaluate_dataset
 from turnsignal.offline.report import render_json, render_markdown, render_text
 
 
@@ -25,8 +31,7 @@ def register(subparsers: Any) -> None:
                     "(unknown is an abstention), ROC AUC of combined_score, confusion "
                     "counts and reasons, beside the naive Jaccard baseline.")
     parser.add_argument("paths", nargs="+", metavar="LABELED.jsonl|DIR")
-    parser.add_argument("--config", metavar="PATH",
-                        help="YAML/JSON rules file (default: the embedded default rule)")
+    add_rules_config(parser)
     parser.add_argument("--rule", metavar="NAME",
                         help="the rule to score (default: the first rule)")
     output = parser.add_mutually_exclusive_group()
@@ -34,24 +39,57 @@ def register(subparsers: Any) -> None:
     output.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.add_argument("--plot", metavar="DIR",
                         help="also write PNG charts here (needs matplotlib)")
-    parser.add_argument("--jobs", "-j", type=_jobs, default=1, metavar="N",
-                        help="worker processes (default: 1; 0 = one per CPU)")
+    add_jobs(parser)
+    add_implementation(parser)
+    parser.add_argument("--segmentation", action="store_true",
+                        help="run the topic-segmentation experiment instead: Claude Code "
+                             "sessions (weak labels, features, Jaccard sweep) and Pk / "
+                             "WindowDiff on labelled dialogues (docs/segmentation.md)")
+    compare = parser.add_argument_group(
+        "comparing evaluators", "With --evaluator, the rule is scored once per evaluator, side "
+        "by side, with false-change rates and lexical.2's precision-recall table over its "
+        "knobs (docs/eval.md).")
+    compare.add_argument("--evaluator", type=_evaluators, metavar="LIST",
+                         help="comma-separated evaluators to compare, e.g. lexical.1,lexical.2")
+    compare.add_argument("--splits", choices=("tune", "test", "all"), default="all",
+                         help="score only the TUNE or TEST splits of the shared datasets "
+                              "(default: all)")
+    compare.add_argument("--pool", type=_names, default=DEFAULT_POOL, metavar="LIST",
+                         help="sources pooled into one row (default: "
+                              + ",".join(DEFAULT_POOL) + ")")
+    compare.add_argument("--no-knobs", action="store_true",
+                         help="leave out the knob settings (faster)")
     parser.set_defaults(handler=run)
 
 
-def _jobs(text: str) -> int:
-    value = int(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError("must be 0 or more")
-    return value or (os.cpu_count() or 1)
+def _names(text: str) -> tuple:
+    names = tuple(name.strip() for name in text.split(",") if name.strip())
+    if not names:
+        raise argparse.ArgumentTypeError("name at least one")
+    return names
+
+
+def _evaluators(text: str) -> tuple:
+    names = _names(text)
+    unknown = [name for name in names if name not in EVALUATORS]
+    if unknown:
+        raise argparse.ArgumentTypeError(f"unknown evaluator {unknown[0]!r} (known: "
+                                         + ", ".join(EVALUATORS) + ")")
+    return names
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.segmentation:
+        from turnsignal.cli.eval_segmentation import run as run_segmentation
+
+        return run_segmentation(args)
+    if args.evaluator:
+        return _run_compare(args)
     try:
         report = evaluate_dataset(args.paths, config=args.config, rule=args.rule,
-                                  jobs=args.jobs)
-    except (ConfigError, OSError, ValueError) as error:
-        return fail(str(error))
+                                  jobs=args.jobs, implementation=args.implementation)
+    except (FileNotFoundError, NoSuchRule) as error:
+        raise CommandError(str(error)) from None
     render = render_json if args.json else render_markdown if args.markdown else render_text
     sys.stdout.write(render(report).rstrip("\n") + "\n")
     if args.plot:
@@ -60,6 +98,21 @@ def run(args: argparse.Namespace) -> int:
         try:
             for path in write_plots(report, args.plot):
                 print(f"wrote {path}", file=sys.stderr)
-        except (RuntimeError, OSError) as error:
-            return fail(str(error))
-    return fail("no labelled case found", 1) if report.cases == 0 else 0
+        except RuntimeError as error:  # matplotlib missing
+            raise CommandError(str(error)) from None
+    return fail("no labelled case found", EXIT_FAILED) if report.cases == 0 else 0
+
+
+def _run_compare(args: argparse.Namespace) -> int:
+    if args.plot:
+        raise CommandError("--plot is not available with --evaluator")
+    try:
+        report = compare_evaluators(args.paths, args.evaluator, config=args.config,
+                                    rule=args.rule, splits=args.splits,
+                                    knobs=not args.no_knobs, jobs=args.jobs)
+    except (FileNotFoundError, ValueError) as error:  # compare's user errors are ValueErrors
+        raise CommandError(str(error)) from None
+    render = (render_compare_json if args.json else
+              render_compare_markdown if args.markdown else render_compare_text)
+    sys.stdout.write(render(report, args.pool).rstrip("\n") + "\n")
+    return fail("no labelled case found", EXIT_FAILED) if report.cases == 0 else 0

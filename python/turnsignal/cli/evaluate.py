@@ -14,13 +14,14 @@ import json
 import sys
 from typing import Any, Dict, List, Optional, Set
 
-from turnsignal.cli._io import fail, read_json
+from turnsignal.cli._args import add_format, add_implementation
+from turnsignal.cli._exit import CommandError
+from turnsignal.cli._io import read_json
 from turnsignal.conversation.signal import ConversationResults
 from turnsignal.decisions import DecisionMatch
-from turnsignal.errors import ConfigError, WireFormatError
+from turnsignal.errors import ConfigError, ConfigIssue, WireFormatError
 from turnsignal.router import Router, RouterEvaluation
 from turnsignal.topic_continuity import TopicContinuity, TopicContinuityResult
-from turnsignal.wire import FORMATS
 
 
 def register(subparsers: Any) -> None:
@@ -31,8 +32,7 @@ def register(subparsers: Any) -> None:
                     "conversation rule's value and the matched decisions with the chosen "
                     "route. Without --config the embedded default rule (topic_boundary) is used.")
     parser.add_argument("request", metavar="FILE|-", help="the request body as JSON ('-' = stdin)")
-    parser.add_argument("--format", choices=FORMATS, default="auto",
-                        help="wire format of the request (default: auto)")
+    add_format(parser)
     parser.add_argument("--config", metavar="PATH", action="append",
                         help="YAML/JSON routing document (signals.topic_continuity, "
                              "signals.conversation, decisions); repeat it for fragment files, "
@@ -40,8 +40,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--match", metavar="TYPE=NAME[,NAME]", action="append", default=[],
                         help="rule names another signal source matched, for decision conditions "
                              "of that type (repeatable)")
-    parser.add_argument("--implementation", choices=("native", "python"),
-                        help="force an implementation (default: TURNSIGNAL_IMPLEMENTATION)")
+    add_implementation(parser)
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument("--history-unavailable", action="store_true",
                         help="evaluate as if the original history were unavailable")
@@ -118,38 +117,56 @@ def _print_router(router: Router, evaluation: RouterEvaluation, as_json: bool) -
         print("\n".join(lines))
 
 
+def _router(args: argparse.Namespace, external: Optional[Dict[str, Set[str]]]) -> Router:
+    source = args.config[0] if len(args.config) == 1 else args.config
+    router = Router.from_config(source, implementation=args.implementation,
+                                external_types=external or ())
+    if not (router.topic_continuity.rules or router.conversation.rules or router.decisions):
+        where = ", ".join(args.config)
+        raise ConfigError([ConfigIssue(where, "no rule and no decision found (routing.signals"
+                                              ".topic_continuity, routing.signals.conversation,"
+                                              " routing.decisions are all empty or absent)")])
+    return router
+
+
 def _run_router(args: argparse.Namespace, request: Any) -> int:
     try:
         external = _external(args.match)
     except ValueError as error:
-        return fail(str(error))
-    source = args.config[0] if len(args.config) == 1 else args.config
+        raise CommandError(str(error)) from None
+    router = _router(args, external)
     try:
-        router = Router.from_config(source, implementation=args.implementation,
-                                    external_types=external or ())
         evaluation = router.evaluate(request, args.format, external_matches=external,
                                      history_available=not args.history_unavailable)
-    except (ConfigError, WireFormatError) as error:
-        return fail(str(error))
+    except WireFormatError as error:
+        raise CommandError(f"{_name(args.request)}: {error}") from None
     _print_router(router, evaluation, args.json)
     return 0
+
+
+def _name(source: str) -> str:
+    return "stdin" if source == "-" else source
 
 
 def run(args: argparse.Namespace) -> int:
     try:
         request = read_json(args.request)
-    except (OSError, ValueError) as error:
-        return fail(f"cannot read {args.request}: {error}")
+    except OSError as error:
+        problem = error.strerror or str(error)
+        raise CommandError(f"{_name(args.request)}: cannot read: {problem}") from None
+    except ValueError as error:  # JSONDecodeError, UnicodeDecodeError
+        problem = error.msg if isinstance(error, json.JSONDecodeError) else "not UTF-8"
+        raise CommandError(f"{_name(args.request)}: not JSON ({problem})") from None
     if args.config:
         return _run_router(args, request)
     if args.match:
-        return fail("--match needs --config (a routing document with decisions)")
+        raise CommandError("--match needs --config (a routing document with decisions)")
+    signal = TopicContinuity(implementation=args.implementation)
     try:
-        signal = TopicContinuity(implementation=args.implementation)
         evaluation = signal.evaluate(request, args.format,
                                      history_available=not args.history_unavailable)
-    except (ConfigError, WireFormatError) as error:
-        return fail(str(error))
+    except WireFormatError as error:
+        raise CommandError(f"{_name(args.request)}: {error}") from None
     if args.json:
         json.dump(evaluation.to_dict(), sys.stdout, indent=2, ensure_ascii=False)
         print()

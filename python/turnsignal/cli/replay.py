@@ -1,19 +1,32 @@
 """``turnsignal replay LOGS.jsonl|-``: evaluate a log of requests, one JSON
-result line per input line, with a summary on stderr."""
+result line per input line, with a summary on stderr.
+
+SIGINT and SIGTERM stop the run between two lines: the workers are killed,
+the output keeps the whole result lines written so far, and stderr says how
+far it got (exit status 130 or 143).
+"""
 
 from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
-from contextlib import ExitStack
-from typing import Any, BinaryIO, Optional
+from contextlib import ExitStack, contextmanager
+from typing import Any, BinaryIO, Iterator, List, Optional
 
-from turnsignal.cli._io import fail
-from turnsignal.errors import ConfigError
+from turnsignal.cli import replay_ray
+from turnsignal.cli._args import add_format, add_implementation, add_jobs, add_rules_config
+from turnsignal.cli._exit import (
+    EXIT_FAILED,
+    EXIT_INTERRUPTED,
+    EXIT_TERMINATED,
+    CommandError,
+    fail,
+)
+from turnsignal.cli._io import NamedOutput
 from turnsignal.offline.progress import progress_bar
 from turnsignal.offline.replay import replay
-from turnsignal.wire import FORMATS
 
 
 def register(subparsers: Any) -> None:
@@ -24,35 +37,41 @@ def register(subparsers: Any) -> None:
                     "{\"line\": n, \"id\": ..., \"results\": [...]} per line, or "
                     "{\"line\": n, \"error\": ...} for a line that cannot be evaluated, in "
                     "input order, then a summary table on stderr. Bad lines never stop "
-                    "the run.")
+                    "the run; SIGINT/SIGTERM stop it between two lines.")
     parser.add_argument("logs", metavar="LOGS.jsonl|-", help="input file ('-' = stdin)")
-    parser.add_argument("--config", metavar="PATH",
-                        help="YAML/JSON file with routing.signals.topic_continuity rules "
-                             "(default: the embedded default rule)")
-    parser.add_argument("--format", choices=FORMATS, default="auto",
-                        help="wire format of bare request lines (default: auto)")
+    add_rules_config(parser)
+    add_format(parser, "bare request lines")
     parser.add_argument("--output", "-o", metavar="PATH",
                         help="write result lines here (default: stdout)")
-    parser.add_argument("--jobs", "-j", type=_jobs, default=1, metavar="N",
-                        help="worker processes (default: 1; 0 = one per CPU)")
+    add_jobs(parser)
+    add_implementation(parser)
     parser.add_argument("--no-progress", action="store_true",
                         help="never show the progress bar (it only shows on a terminal)")
     parser.add_argument("--strict", action="store_true",
                         help="exit with status 1 when any line was bad")
+    replay_ray.add_arguments(parser)
     parser.set_defaults(handler=run)
-
-
-def _jobs(text: str) -> int:
-    value = int(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError("must be 0 or more")
-    return value or (os.cpu_count() or 1)
 
 
 def _open_input(stack: ExitStack, path: str) -> BinaryIO:
     if path == "-":
         return sys.stdin.buffer
-    return stack.enter_context(open(path, "rb"))
+    try:
+        return stack.enter_context(open(path, "rb"))
+    except OSError as error:
+        raise CommandError(f"{path}: cannot read: {error.strerror or error}") from None
+
+
+def _open_output(stack: ExitStack, path: Optional[str]) -> NamedOutput:
+    if path is None:
+        return NamedOutput(sys.stdout, "stdout")
+    try:
+        stream = open(path, "w", encoding="utf-8")
+    except OSError as error:
+        raise CommandError(f"{path}: cannot write: {error.strerror or error}") from None
+    output = NamedOutput(stream, path)
+    stack.callback(output.close)
+    return output
 
 
 def _size(path: str) -> Optional[int]:
@@ -62,33 +81,49 @@ def _size(path: str) -> Optional[int]:
         return None
 
 
-def _silence_stdout() -> None:
-    """Point stdout at /dev/null so the interpreter's final flush of the
-    broken pipe does not print a second error."""
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, sys.stdout.fileno())
+@contextmanager
+def _stop_on_signals() -> Iterator[List[int]]:
+    """While replaying, SIGINT and SIGTERM only record themselves: the run
+    ends at the next line boundary instead of in the middle of a write."""
+    received: List[int] = []
+
+    def record(signum: int, frame: Any) -> None:
+        received.append(signum)
+
+    previous = {}
+    try:
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            previous[signum] = signal.signal(signum, record)
+    except ValueError:  # not the main thread: no signal handling at all
+        pass
+    try:
+        yield received
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
 
 
 def run(args: argparse.Namespace) -> int:
+    if replay_ray.is_ray_run(args):
+        return replay_ray.run(args)
     with ExitStack() as stack:
-        try:
-            source = _open_input(stack, args.logs)
-            output = (stack.enter_context(open(args.output, "w", encoding="utf-8"))
-                      if args.output else sys.stdout)
-        except OSError as error:
-            return fail(f"cannot open: {error}")
+        source = _open_input(stack, args.logs)
+        output = _open_output(stack, args.output)
         bar = progress_bar(_size(args.logs), "replay", enabled=not args.no_progress)
         if bar is not None:
             stack.callback(bar.close)
-        try:
+        with _stop_on_signals() as received:
             summary = replay(source, output, config=args.config, format=args.format,
-                             jobs=args.jobs, on_progress=bar.update if bar else None)
-        except ConfigError as error:
-            return fail(str(error))
-        except BrokenPipeError:
-            # The reader went away (`| head`): stop quietly, as Unix tools do.
-            _silence_stdout()
-            return 1
+                             jobs=args.jobs, implementation=args.implementation,
+                             on_progress=bar.update if bar else None,
+                             stop=lambda: bool(received))
         output.flush()
     print(summary.render(), file=sys.stderr)
-    return 1 if args.strict and summary.bad_lines else 0
+    if summary.stopped:
+        name = "SIGINT" if received[0] == signal.SIGINT else "SIGTERM"
+        done = summary.lines
+        fail(f"stopped by {name} after {done} lines: {args.output or 'stdout'} holds the"
+             f" results of input lines 1-{done}, each whole; lines from {done + 1} on were"
+             " not evaluated", 0)
+        return EXIT_INTERRUPTED if received[0] == signal.SIGINT else EXIT_TERMINATED
+    return EXIT_FAILED if args.strict and summary.bad_lines else 0

@@ -8,10 +8,12 @@ import math
 import numbers
 from typing import Any, Mapping, Optional, Sequence
 
+from .evaluators import read_evaluator
 from .gofloat import format_go_float
-from .ranges import DEFAULT_CHANGE, DEFAULT_CONTINUATION, int_text
+from .ranges import int_text
 
-RULE_KEYS = ("name", "description", "include_assistant", "thresholds", "limits")
+RULE_KEYS = ("name", "description", "include_assistant", "thresholds", "limits", "evaluator",
+             "change_evidence")
 THRESHOLD_KEYS = ("continuation", "change")
 LIMIT_KEYS = ("max_prior_turns", "max_turn_bytes", "max_input_bytes")
 
@@ -48,11 +50,19 @@ def check_type(value: object, kind: type, field: str, expected: str,
         problems.append(f"{field} must be {expected}, got {yaml_type_name(value)}")
 
 
-def read_structure(data: Mapping[Any, Any], problems: list[str]) -> dict[str, Any]:
-    """Type-check a rule mapping and return constructor keyword arguments
-    (defaults applied, limits of 0 or null left as ``None`` = omitted)."""
+def read_structure(data: Mapping[Any, Any],
+                   problems: list[str]) -> tuple[dict[str, Any], set[str]]:
+    """Type-check a rule mapping. Returns the values as written (``None`` =
+    omitted; a limit of 0 is omitted too) and the names of the fields whose
+    value had the wrong type (each reported in ``problems``), so the range
+    checks can still run on every other field."""
     problems.extend(unknown_keys(data, RULE_KEYS, ""))
-    values: dict[str, Any] = {"name": read_name(data.get("name"), problems)}
+    unreadable: set[str] = set()
+    name = data.get("name")
+    if name is not None and not isinstance(name, str):
+        problems.append(f"name must be a string, got {yaml_type_name(name)}")
+        unreadable.add("name")
+    values: dict[str, Any] = {"name": name}
     description = data.get("description")
     if description is not None and not isinstance(description, str):
         problems.append(f"description must be a string, got {yaml_type_name(description)}")
@@ -62,32 +72,40 @@ def read_structure(data: Mapping[Any, Any], problems: list[str]) -> dict[str, An
         problems.append(f"include_assistant must be a boolean, got {yaml_type_name(include)}")
     values["include_assistant"] = True if include is None else include
     thresholds = read_section(data, "thresholds", THRESHOLD_KEYS, problems)
-    for key, default in (("continuation", DEFAULT_CONTINUATION), ("change", DEFAULT_CHANGE)):
-        number = read_number(thresholds.get(key), f"thresholds.{key}", problems)
-        values[key] = default if number is None else number
+    for key in THRESHOLD_KEYS:
+        values[key] = _read(read_number, thresholds, key, "thresholds", problems, unreadable)
     limits = read_section(data, "limits", LIMIT_KEYS, problems)
     for key in LIMIT_KEYS:
-        values[key] = read_limit(limits.get(key), f"limits.{key}", problems)
-    return values
+        values[key] = _read(read_limit, limits, key, "limits", problems, unreadable)
+    if thresholds is None:
+        unreadable.update(THRESHOLD_KEYS)
+    if limits is None:
+        unreadable.update(LIMIT_KEYS)
+    values["evaluator"], values["change_evidence"] = read_evaluator(
+        data.get("evaluator"), data.get("change_evidence"), problems)
+    return values, unreadable
 
 
-def read_name(value: object, problems: list[str]) -> str:
-    if value is None:
-        return ""  # missing or null: the range layer reports "name is required"
-    if not isinstance(value, str):
-        problems.append(f"name must be a string, got {yaml_type_name(value)}")
-        return ""
+def _read(reader: Any, section: Optional[Mapping[Any, Any]], key: str, prefix: str,
+          problems: list[str], unreadable: set[str]) -> Any:
+    if section is None:
+        return None
+    before = len(problems)
+    value = reader(section.get(key), f"{prefix}.{key}", problems)
+    if len(problems) > before:
+        unreadable.add(key)
     return value
 
 
 def read_section(data: Mapping[Any, Any], key: str, allowed: tuple[str, ...],
-                  problems: list[str]) -> Mapping[Any, Any]:
+                 problems: list[str]) -> Optional[Mapping[Any, Any]]:
+    """The mapping at ``key`` (``{}`` when absent), or ``None`` when it is not one."""
     section = data.get(key)
     if section is None:
         return {}
     if not isinstance(section, Mapping):
         problems.append(f"{key} must be a mapping, got {yaml_type_name(section)}")
-        return {}
+        return None
     problems.extend(unknown_keys(section, allowed, f"{key}."))
     return section
 

@@ -1,12 +1,11 @@
 """The ``topic_continuity`` rule type and its validation (spec §3).
 
-Validation has two layers:
+Validation has two layers, and every problem of both is reported:
 
-* **structure** (``structure.py``) — unknown keys and wrong types. Every such problem of a rule is
-  reported; the range checks are then skipped for that rule, because its
-  effective values are not known.
-* **ranges** (``ranges.py``) — the spec's checks in the spec's order; only the first failing
-  one is reported for a rule (the reference reports one error per rule).
+* **structure** (``structure.py``) — unknown keys and wrong types;
+* **ranges** (``ranges.py``) — the name check (``names.py``) and the spec's
+  range checks in the spec's order, on every field whose type was right. The
+  first of them is the one error the reference reports for the rule.
 
 A list reports its list-level problem (more than 8 rules), then every rule's
 problems and duplicate names, all in one ``ConfigError``.
@@ -19,14 +18,20 @@ from dataclasses import dataclass, fields
 from typing import Any, Mapping, Optional, Sequence
 
 from ..errors import ConfigError, ConfigIssue
+from .evaluators import (
+    DEFAULT_CHANGE_EVIDENCE,
+    DEFAULT_EVALUATOR,
+    LEXICAL2,
+    evaluator_problems,
+)
+from .names import name_problem
 from .ranges import (
     DEFAULT_CHANGE,
     DEFAULT_CONTINUATION,
     DEFAULT_MAX_PRIOR_TURNS,
     DEFAULT_MAX_TURN_BYTES,
-    first_problem,
-    name_problem,
-    range_problem,
+    effective_range_problem,
+    range_problems,
 )
 from .structure import (
     LIMIT_KEYS,
@@ -71,6 +76,9 @@ class TopicContinuityRule:
     max_prior_turns: int = DEFAULT_MAX_PRIOR_TURNS
     max_turn_bytes: int = DEFAULT_MAX_TURN_BYTES
     max_input_bytes: Optional[int] = None
+    evaluator: str = DEFAULT_EVALUATOR
+    #: lexical.2 only: "explicit", "request" (default) or "disjoint"; None for lexical.1.
+    change_evidence: Optional[str] = None
 
     def __post_init__(self) -> None:
         problems = _instance_problems(self, derive=True)
@@ -79,6 +87,8 @@ class TopicContinuityRule:
         if self.max_input_bytes is None:
             derived = (self.max_prior_turns + 1) * self.max_turn_bytes
             object.__setattr__(self, "max_input_bytes", derived)
+        if self.evaluator == LEXICAL2 and self.change_evidence is None:
+            object.__setattr__(self, "change_evidence", DEFAULT_CHANGE_EVIDENCE)
 
     @property
     def policy(self) -> tuple[int, int, int, bool]:
@@ -122,10 +132,11 @@ class TopicContinuityRule:
         """The evaluator-level check: types, finite thresholds and every range of
         §3 on the effective values. The name is not part of it (the evaluator
         never looks at names)."""
-        if _type_problems(self, derive=False):
+        if _type_problems(self, derive=False) or evaluator_problems(self.evaluator,
+                                                                    self.change_evidence):
             return False
-        return range_problem(self.continuation, self.change, self.max_prior_turns,
-                              self.max_turn_bytes, self.max_input_bytes) is None
+        return effective_range_problem(self.continuation, self.change, self.max_prior_turns,
+                                       self.max_turn_bytes, self.max_input_bytes) is None
 
     def to_dict(self) -> dict[str, Any]:
         """The rule in the YAML configuration shape, every value explicit."""
@@ -139,6 +150,9 @@ class TopicContinuityRule:
             "max_turn_bytes": self.max_turn_bytes,
             "max_input_bytes": self.max_input_bytes,
         }
+        if self.evaluator != DEFAULT_EVALUATOR:
+            out["evaluator"] = self.evaluator
+            out["change_evidence"] = self.change_evidence
         return out
 
 
@@ -189,23 +203,32 @@ def _parse_item(item: object) -> tuple[list[str], Optional[TopicContinuityRule]]
     if not isinstance(item, Mapping):
         return [f"a rule must be a mapping, got {yaml_type_name(item)}"], None
     problems: list[str] = []
-    values = read_structure(item, problems)
+    values, unreadable = read_structure(item, problems)
+    if "name" not in unreadable:
+        problem = name_problem(values["name"])
+        if problem:
+            problems.append(problem)
+    problems.extend(_ranges(values, unreadable))
     if problems:
         return problems, None
-    problem = first_problem(**values)
-    if problem:
-        return [problem], None
-    return [], TopicContinuityRule(**_apply_limit_defaults(values))
+    return [], TopicContinuityRule(**_apply_defaults(values))
 
 
-def _apply_limit_defaults(values: dict[str, Any]) -> dict[str, Any]:
-    """Constructor arguments: omitted turn limits take their defaults; an
-    omitted ``max_input_bytes`` stays ``None`` so the constructor derives it."""
+def _ranges(values: dict[str, Any], unreadable: set[str]) -> list[str]:
+    return range_problems(values["continuation"], values["change"], values["max_prior_turns"],
+                          values["max_turn_bytes"], values["max_input_bytes"],
+                          unreadable=unreadable)
+
+
+def _apply_defaults(values: dict[str, Any]) -> dict[str, Any]:
+    """Constructor arguments: omitted fields take their defaults; an omitted
+    ``max_input_bytes`` stays ``None`` so the constructor derives it."""
     effective = dict(values)
-    if effective["max_prior_turns"] is None:
-        effective["max_prior_turns"] = DEFAULT_MAX_PRIOR_TURNS
-    if effective["max_turn_bytes"] is None:
-        effective["max_turn_bytes"] = DEFAULT_MAX_TURN_BYTES
+    for key, default in (("continuation", DEFAULT_CONTINUATION), ("change", DEFAULT_CHANGE),
+                         ("max_prior_turns", DEFAULT_MAX_PRIOR_TURNS),
+                         ("max_turn_bytes", DEFAULT_MAX_TURN_BYTES)):
+        if effective[key] is None:
+            effective[key] = default
     return effective
 
 
@@ -217,7 +240,7 @@ def _duplicate_problem(item: object, seen: set[str]) -> Optional[str]:
     """
     name = item.name if isinstance(item, TopicContinuityRule) else (
         item.get("name") if isinstance(item, Mapping) else None)
-    if not isinstance(name, str) or name_problem(name):
+    if name_problem(name):
         return None
     if name in seen:
         return f"duplicate name {go_quote(name)}"
@@ -227,13 +250,13 @@ def _duplicate_problem(item: object, seen: set[str]) -> Optional[str]:
 
 def _instance_problems(rule: TopicContinuityRule, *, derive: bool) -> list[str]:
     problems = _type_problems(rule, derive=derive)
+    problems += evaluator_problems(rule.evaluator, rule.change_evidence)
     if problems:
         return problems
-    problem = first_problem(rule.name, rule.continuation, rule.change, rule.max_prior_turns,
-                             rule.max_turn_bytes, rule.max_input_bytes,
-                             description=rule.description,
-                             include_assistant=rule.include_assistant)
-    return [problem] if problem else []
+    problem = name_problem(rule.name)
+    return ([problem] if problem else []) + range_problems(
+        rule.continuation, rule.change, rule.max_prior_turns, rule.max_turn_bytes,
+        rule.max_input_bytes)
 
 
 def _type_problems(rule: TopicContinuityRule, *, derive: bool) -> list[str]:
@@ -250,12 +273,6 @@ def _type_problems(rule: TopicContinuityRule, *, derive: bool) -> list[str]:
         if not (derive and key == "max_input_bytes" and value is None):
             check_type(value, numbers.Integral, f"limits.{key}", "an integer", problems)
     return problems
-
-
-# ---------------------------------------------------------------- structure
-
-
-# ---------------------------------------------------------------- ranges
 
 
 def _derive_unchecked(prior: object, turn: object) -> object:

@@ -14,6 +14,7 @@ import math
 import numbers
 from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple
 
+from ..config.names import name_problem
 from ..config.structure import yaml_type_name as type_name
 from ..errors import ConfigError, ConfigIssue
 
@@ -88,19 +89,6 @@ class ConversationRule(NamedTuple):
 def quote(text: str) -> str:
     """A double-quoted name for messages (like Go's ``%q`` for printable text)."""
     return json.dumps(text, ensure_ascii=False)
-
-
-def name_problem(value: object) -> Optional[str]:
-    """Why ``value`` is not a valid rule name, or ``None``."""
-    if value is None:
-        return "name is required"
-    if not isinstance(value, str):
-        return f"name must be a string, got {type_name(value)}"
-    if not value.strip():
-        return "name is required"
-    if value.strip() != value:
-        return "name must not contain surrounding whitespace"
-    return None
 
 
 def unknown_keys(data: Mapping[Any, Any], allowed: Sequence[str], prefix: str) -> List[str]:

@@ -2,7 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, Mapping, NamedTuple, Optional, Sequence, Tuple, Union
+from typing import (
+    Any,
+    Callable,
+    Dict,
+    Mapping,
+    NamedTuple,
+    Optional,
+    Sequence,
+    SupportsIndex,
+    Tuple,
+    Union,
+    overload,
+)
 
 from .. import wire
 from ..model import Conversation
@@ -42,7 +54,14 @@ class ConversationResults(Tuple[ConversationRuleResult, ...]):
 
     __slots__ = ()
 
-    def __getitem__(self, key: Any) -> Any:
+    @overload
+    def __getitem__(self, key: Union[str, SupportsIndex]) -> ConversationRuleResult: ...
+
+    @overload
+    def __getitem__(self, key: slice) -> Tuple[ConversationRuleResult, ...]: ...
+
+    def __getitem__(self, key: Union[str, SupportsIndex, slice],
+                    ) -> Union[ConversationRuleResult, Tuple[ConversationRuleResult, ...]]:
         if isinstance(key, str):
             for result in self:
                 if result.name == key:

@@ -26,7 +26,9 @@ from typing import (
     Tuple,
 )
 
-from ..conversation.rules import name_problem, note_name, quote, type_name, unknown_keys
+from ..config.keys import near_miss
+from ..config.names import name_problem
+from ..conversation.rules import note_name, quote, type_name, unknown_keys
 from ..errors import ConfigError, ConfigIssue
 from .model import OPERATORS, Condition, Decision, Node, RuleGroup, freeze
 
@@ -36,6 +38,7 @@ __all__ = ["DECISIONS_PATH", "TOPIC_CONTINUITY_REJECTED", "SignalCatalog", "chec
 DECISIONS_PATH = "routing.decisions"
 TOPIC_CONTINUITY_REJECTED = ('signal type "topic_continuity" is not decision-referenceable;'
                              " it is evidence for context policy, read from the request context")
+DECISION_KEYS = ("name", "description", "priority", "rules", "modelRefs")
 MAX_DEPTH = 32  # nesting bound: keeps a hostile document far from the recursion limit
 
 
@@ -171,6 +174,18 @@ def _model_refs(value: object, problems: List[str]) -> Tuple[Mapping[str, Any], 
     return freeze(value)  # type: ignore[no-any-return]
 
 
+def _misspelt_keys(item: Mapping[Any, Any]) -> List[str]:
+    """Other keys belong to the router, but a near miss of one turnsignal
+    reads (``priorty``, ``modelRef``) would silently change the decision."""
+    absent = [key for key in DECISION_KEYS if key not in item]
+    found = []
+    for key in item:
+        meant = near_miss(key, absent)
+        if meant is not None:
+            found.append(f"unknown key {quote(key)}; did you mean {quote(meant)}?")
+    return found
+
+
 def _decision(item: Mapping[Any, Any], catalog: SignalCatalog,
               ) -> Tuple[List[str], Optional[Decision]]:
     problems: List[str] = []
@@ -181,6 +196,7 @@ def _decision(item: Mapping[Any, Any], catalog: SignalCatalog,
     description = item.get("description")
     if description is not None and not isinstance(description, str):
         problems.append(f"description must be a string, got {type_name(description)}")
+    problems.extend(_misspelt_keys(item))
     priority = _priority(item.get("priority"), problems)
     refs = _model_refs(item.get("modelRefs"), problems)
     rules = None

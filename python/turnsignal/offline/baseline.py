@@ -1,10 +1,9 @@
 """The naive baseline of the seed experiment: the Jaccard similarity of the
 previous turn and the live user turn; below 0.3 means ``change``.
 
-Tokenization (the seed leaves ``tokenize`` undefined, so it is fixed here):
-the text is lower-cased (``str.lower``) and split into maximal runs of
-Unicode word characters (``re`` ``\\w+``: letters, digits, underscore); the
-tokens form a set. "I'm 42!" gives {"i", "m", "42"}.
+Tokenization: ``turnsignal._overlap.tokenize`` (lower-cased ``\\w+`` runs,
+as a set; "I'm 42!" gives {"i", "m", "42"}), shared with the Jaccard chunker
+of ``turnsignal.segmentation``.
 
 "Previous turn" is the message right before the live user turn, whatever its
 role, as in the seed's ``shouldChunk(prevTurn, currTurn)``. (Comparing with
@@ -19,22 +18,13 @@ the first counts as ``change`` (Jaccard 0), the second as ``continuation``
 
 from __future__ import annotations
 
-import re
-from typing import AbstractSet, Any, Mapping, Optional, Sequence, Tuple
+from typing import Any, Mapping, Optional, Sequence, Tuple
+
+from turnsignal._overlap import jaccard, tokenize
 
 __all__ = ["THRESHOLD", "baseline_class", "jaccard", "previous_and_live", "tokenize"]
 
 THRESHOLD = 0.3
-_WORD = re.compile(r"\w+")
-
-
-def tokenize(text: str) -> AbstractSet[str]:
-    return frozenset(_WORD.findall(text.lower()))
-
-
-def jaccard(first: AbstractSet[str], second: AbstractSet[str]) -> float:
-    union = len(first | second)
-    return len(first & second) / union if union else 1.0
 
 
 def _text(content: Any) -> str:

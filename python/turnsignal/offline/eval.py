@@ -14,7 +14,6 @@ summed per source over all splits (``split == "all"``).
 
 from __future__ import annotations
 
-import gzip
 import json
 import os
 import time
@@ -22,6 +21,7 @@ from collections import Counter
 from pathlib import Path
 from typing import (
     Any,
+    Callable,
     Dict,
     Iterable,
     Iterator,
@@ -30,9 +30,11 @@ from typing import (
     Optional,
     Sequence,
     Tuple,
+    TypeVar,
     Union,
 )
 
+from turnsignal._lines import read_lines
 from turnsignal.config import ConfigSource
 from turnsignal.errors import WireFormatError
 from turnsignal.offline.baseline import baseline_class
@@ -45,6 +47,7 @@ __all__ = [
     "EvalReport",
     "GroupStats",
     "Invalid",
+    "NoSuchRule",
     "Scored",
     "case_files",
     "evaluate_dataset",
@@ -160,7 +163,7 @@ def case_files(paths: Iterable[PathLike]) -> List[Path]:
         elif path.exists():
             files.append(path)
         else:
-            raise FileNotFoundError(f"no such file or directory: {path}")
+            raise FileNotFoundError(f"{path}: no such file or directory")
     return files
 
 
@@ -170,11 +173,9 @@ def _is_case_file(path: Path) -> bool:
 
 def _iter_raw(files: Sequence[Path]) -> Iterator[Tuple[str, int, bytes]]:
     for path in files:
-        opener = gzip.open if path.name.endswith(".gz") else open
-        with opener(path, "rb") as handle:
-            for number, raw in enumerate(handle, 1):
-                if raw.strip():
-                    yield str(path), number, raw
+        for number, raw in read_lines(path):
+            if raw.strip():
+                yield str(path), number, raw
 
 
 def _source_split(case: Dict[str, Any]) -> Tuple[str, str]:
@@ -209,12 +210,19 @@ def _init_worker(config: Optional[ConfigSource], implementation: str, rule_index
                    format=format)
 
 
-def _score_line(file: str, number: int, raw: bytes) -> Union[Scored, Invalid]:
+_T = TypeVar("_T")
+
+
+def read_line(file: str, number: int, raw: bytes,
+              score: Callable[[Dict[str, Any]], _T]) -> Union[_T, Invalid]:
+    """``score(case)`` for one line, or ``Invalid`` naming the line when it is
+    no case (bad JSON, not an object) or ``score`` raises ``ValueError``
+    (``WireFormatError`` included)."""
     try:
         case = json.loads(raw)
         if not isinstance(case, dict):
             raise ValueError("a case must be a JSON object")
-        return score_case(_WORKER["signal"], _WORKER["rule"], case, _WORKER["format"])
+        return score(case)
     except WireFormatError as error:
         return Invalid(file, number, f"WireFormatError: {error}")
     except ValueError as error:  # includes JSONDecodeError and UnicodeDecodeError
@@ -222,8 +230,17 @@ def _score_line(file: str, number: int, raw: bytes) -> Union[Scored, Invalid]:
         return Invalid(file, number, f"{type(error).__name__}: {problem}")
 
 
+def _score_line(file: str, number: int, raw: bytes) -> Union[Scored, Invalid]:
+    return read_line(file, number, raw, lambda case: score_case(
+        _WORKER["signal"], _WORKER["rule"], case, _WORKER["format"]))
+
+
 def _score_chunk(chunk: List[Tuple[str, int, bytes]]) -> List[Union[Scored, Invalid]]:
     return [_score_line(file, number, raw) for file, number, raw in chunk]
+
+
+class NoSuchRule(ValueError):
+    """``rule`` names no rule of the configuration."""
 
 
 def _rule_index(signal: Any, rule: Optional[str]) -> int:
@@ -231,7 +248,7 @@ def _rule_index(signal: Any, rule: Optional[str]) -> int:
     if rule is None:
         return 0
     if rule not in names:
-        raise ValueError(f"no rule named {rule!r}; the configuration has {', '.join(names)}")
+        raise NoSuchRule(f"no rule named {rule!r}; the configuration has {', '.join(names)}")
     return names.index(rule)
 
 

@@ -13,14 +13,15 @@ __all__ = ["progress_bar"]
 
 
 class _Bar:
-    def __init__(self, bar: Any) -> None:
+    def __init__(self, bar: Any, counting: str) -> None:
         self._bar = bar
         self._lines = 0
+        self._counting = counting
 
     def update(self, nbytes: int, lines: int) -> None:
         self._lines += lines
         self._bar.update(nbytes)
-        self._bar.set_postfix_str(f"{self._lines:,} lines", refresh=False)
+        self._bar.set_postfix_str(f"{self._lines:,} {self._counting}", refresh=False)
 
     def close(self) -> None:
         self._bar.close()
@@ -28,9 +29,10 @@ class _Bar:
 
 def progress_bar(total_bytes: Optional[int], description: str, *,
                  stream: Optional[TextIO] = None, enabled: bool = True,
-                 ) -> Optional[_Bar]:
+                 counting: str = "lines") -> Optional[_Bar]:
     """An object with ``update(nbytes, lines)`` and ``close()``, or ``None``
-    when no bar should be shown. ``stream`` defaults to the current stderr."""
+    when no bar should be shown. ``stream`` defaults to the current stderr;
+    ``counting`` names what the second count of ``update`` counts."""
     stream = sys.stderr if stream is None else stream
     if not enabled or not stream.isatty():
         return None
@@ -39,4 +41,4 @@ def progress_bar(total_bytes: Optional[int], description: str, *,
     except ImportError:
         return None
     return _Bar(tqdm(total=total_bytes, desc=description, unit="B", unit_scale=True,
-                     file=stream, dynamic_ncols=True))
+                     file=stream, dynamic_ncols=True), counting)

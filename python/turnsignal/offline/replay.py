@@ -6,8 +6,18 @@ Each input line is a request body in any wire format, or an envelope
 ``{"line": n, "id": ..., "results": [replay record per rule]}`` or, for a
 line that cannot be evaluated, ``{"line": n, "error": "<type>: <message>"}``.
 Messages never quote the line (errors name a position or a JSON path), so the
-output is content-free. Lines are read lazily and evaluated in bounded chunks,
-so memory does not grow with the file.
+output is content-free.
+
+Memory is bounded by bytes, not by lines: lines are read lazily; a chunk (the
+unit of work of a worker) ends at ``DEFAULT_CHUNK_SIZE`` lines or before
+``CHUNK_BYTES``; chunks are read ahead only while less than
+``IN_FLIGHT_BYTES`` of input is in flight; a line longer than
+``MAX_LINE_BYTES`` is never held whole (it is read in pieces and reported as
+a bad line). So at most 16 MiB of input plus one chunk (1 MiB, or one line of
+at most 64 MiB) is held at once, whatever the file and ``jobs``.
+
+A run can be stopped between lines (``stop``): the output then holds the
+results of a prefix of the input, whole lines only.
 """
 
 from __future__ import annotations
@@ -23,11 +33,18 @@ from turnsignal.offline.summary import LineResult, ReplaySummary
 from turnsignal.topic_continuity import TopicContinuity
 from turnsignal.wire import FORMATS
 
-__all__ = ["DEFAULT_CHUNK_SIZE", "build_signal", "evaluate_line", "iter_lines", "replay"]
+__all__ = ["CHUNK_BYTES", "DEFAULT_CHUNK_SIZE", "IN_FLIGHT_BYTES", "MAX_LINE_BYTES",
+           "build_signal", "evaluate_line", "iter_lines", "replay"]
 
 #: Lines per unit of work sent to a worker: large enough to amortise the
 #: inter-process hand-off, small enough to keep memory and latency low.
 DEFAULT_CHUNK_SIZE = 256
+#: A chunk also ends before this many bytes of input (unless it is one line).
+CHUNK_BYTES = 1 << 20
+#: Input read ahead and not yet written, over all workers.
+IN_FLIGHT_BYTES = 16 << 20
+#: A longer line is a bad line (``LineTooLong``), never held whole.
+MAX_LINE_BYTES = 64 << 20
 
 ProgressCallback = Callable[[int, int], None]  # (bytes done, lines done) since last call
 _ENVELOPE_KEYS = frozenset({"request", "format", "id", "history_available"})
@@ -45,10 +62,28 @@ def build_signal(config: Optional[ConfigSource],
     return TopicContinuity.from_config(config, implementation=implementation)
 
 
-def iter_lines(stream: BinaryIO) -> Iterator[Tuple[int, bytes]]:
-    """``(line number from 1, bytes without the line ending)``, lazily."""
-    for number, raw in enumerate(stream, 1):
-        yield number, raw.rstrip(b"\r\n")
+def iter_lines(stream: BinaryIO, max_line_bytes: int = MAX_LINE_BYTES,
+               ) -> Iterator[Tuple[int, Optional[bytes]]]:
+    """``(line number from 1, bytes without the line ending)``, lazily; the
+    bytes are ``None`` for a line longer than ``max_line_bytes``, which is
+    skipped in pieces."""
+    number = 0
+    while True:
+        raw = stream.readline(max_line_bytes + 1)
+        if not raw:
+            return
+        number += 1
+        if len(raw) > max_line_bytes and not raw.endswith(b"\n"):
+            while (rest := stream.readline(1 << 20)) and not rest.endswith(b"\n"):
+                pass
+            yield number, None
+        else:
+            yield number, raw.rstrip(b"\r\n")
+
+
+def _line_weight(line: Tuple[int, Optional[bytes]]) -> int:
+    # +1 for the newline iter_lines removed, so progress matches the file size.
+    return len(line[1]) + 1 if line[1] is not None else 1
 
 
 def _parse(raw: bytes, default_format: str) -> Tuple[Any, str, Any, bool]:
@@ -85,9 +120,11 @@ def _unwrap(envelope: dict, default_format: str) -> Tuple[Any, str, Any, bool]:
     return envelope["request"], format, request_id, history
 
 
-def evaluate_line(signal: TopicContinuity, number: int, raw: bytes,
+def evaluate_line(signal: TopicContinuity, number: int, raw: Optional[bytes],
                   default_format: str = "auto") -> LineResult:
     """Evaluate one line; never raises (a failure becomes an error line)."""
+    if raw is None:
+        return _error(number, f"LineTooLong: longer than {MAX_LINE_BYTES:,} bytes (the limit)")
     try:
         request, format, request_id, history = _parse(raw, default_format)
         evaluation = signal.evaluate(request, format, history_available=history)
@@ -118,21 +155,29 @@ def _init_worker(config: Optional[ConfigSource], implementation: Optional[str],
     _WORKER["format"] = default_format
 
 
-def _evaluate_chunk(chunk: List[Tuple[int, bytes]]) -> Tuple[List[LineResult], int]:
+def _evaluate_chunk(chunk: List[Tuple[int, Optional[bytes]]]) -> Tuple[List[LineResult], int]:
     signal, default_format = _WORKER["signal"], _WORKER["format"]
     results = [evaluate_line(signal, number, raw, default_format) for number, raw in chunk]
-    # +1 per line for the newline iter_lines removed, so progress matches file size.
-    return results, sum(len(raw) + 1 for _, raw in chunk)
+    return results, sum(_line_weight(line) for line in chunk)
+
+
+def _chunk_weight(chunk: List[Tuple[int, Optional[bytes]]]) -> int:
+    return sum(_line_weight(line) for line in chunk)
 
 
 def replay(source: BinaryIO, output: Any, *, config: Optional[ConfigSource] = None,
            format: str = "auto", jobs: int = 1, implementation: Optional[str] = None,
            chunk_size: int = DEFAULT_CHUNK_SIZE,
-           on_progress: Optional[ProgressCallback] = None) -> ReplaySummary:
+           on_progress: Optional[ProgressCallback] = None,
+           stop: Optional[Callable[[], bool]] = None,
+           chunk_bytes: int = CHUNK_BYTES,
+           in_flight_bytes: int = IN_FLIGHT_BYTES) -> ReplaySummary:
     """Evaluate every line of ``source`` (a binary stream) and write one JSON
     line per input line to ``output`` (a text stream), in input order, using
     ``jobs`` processes. Raises ``ConfigError`` for a bad ``config`` before
-    reading anything; bad lines never raise."""
+    reading anything; bad lines never raise. When ``stop()`` turns true the
+    run ends between two lines (``summary.stopped``): the output then holds
+    the results of lines 1 to ``summary.lines``, and the workers are gone."""
     if format not in FORMATS:
         raise ValueError(f"unknown format {format!r}; expected one of {', '.join(FORMATS)}")
     # Built here first so a configuration error surfaces once, in the caller,
@@ -140,14 +185,21 @@ def replay(source: BinaryIO, output: Any, *, config: Optional[ConfigSource] = No
     implementation = build_signal(config, implementation).implementation
     summary = ReplaySummary()
     started = time.perf_counter()
-    chunks = chunked(iter_lines(source), chunk_size)
+    should_stop = stop or (lambda: False)
+    chunks = chunked(iter_lines(source), chunk_size, max_weight=chunk_bytes,
+                     weight=_line_weight)
     for results, nbytes in ordered_map(_evaluate_chunk, chunks, jobs=jobs,
                                        initializer=_init_worker,
-                                       initargs=(config, implementation, format)):
+                                       initargs=(config, implementation, format),
+                                       weight=_chunk_weight, max_weight=in_flight_bytes,
+                                       stop=should_stop):
         for result in results:
+            if should_stop():
+                break
             output.write(result.output + "\n")
             summary.add(result)
         if on_progress is not None:
             on_progress(nbytes, len(results))
+    summary.stopped = should_stop()
     summary.elapsed_s = time.perf_counter() - started
     return summary

@@ -62,6 +62,9 @@ class ReplaySummary:
         self.errors: Counter = Counter()  # by error type
         self.rules: Dict[str, RuleCounts] = {}
         self.elapsed_s = 0.0
+        #: The run was stopped early: ``lines`` is how far it got (the output
+        #: holds the results of lines 1 to ``lines``).
+        self.stopped = False
 
     def add(self, result: LineResult) -> None:
         self.lines += 1
@@ -90,12 +93,14 @@ class ReplaySummary:
             "bad_line_numbers": list(self.bad_line_numbers),
             "errors": dict(self.errors.most_common()),
             "elapsed_s": self.elapsed_s,
+            "stopped": self.stopped,
             "evaluations_per_second": self.evaluations_per_second,
             "rules": {name: counts.to_dict() for name, counts in self.rules.items()},
         }
 
     def render(self) -> str:
-        out = [f"replay: {self.lines} lines, {self.evaluated} evaluated, "
+        out = [f"replay{' (stopped early)' if self.stopped else ''}: {self.lines} lines,"
+               f" {self.evaluated} evaluated, "
                f"{self.bad_lines} bad, {self.elapsed_s:.2f} s"
                + (f", {self.evaluations_per_second:,.0f} evaluations/s"
                   if self.evaluations_per_second else "")]
@@ -106,10 +111,16 @@ class ReplaySummary:
         return "\n".join(out)
 
 
+def _ranked(counter: Counter) -> List[Tuple[str, int]]:
+    """Most frequent first, ties by name: the same table whatever order the
+    lines were counted in (one process, a pool, or a Ray cluster)."""
+    return sorted(counter.items(), key=lambda item: (-item[1], item[0]))
+
+
 def _table(title: str, counter: Counter, total: int) -> List[str]:
     width = max([len(key) for key in counter] + [len(title)])
     rows = [f"  {title:<{width}}  {'count':>9}  {'share':>6}"]
-    rows += [f"  {key:<{width}}  {n:>9}  {n / total:>6.1%}" for key, n in counter.most_common()]
+    rows += [f"  {key:<{width}}  {n:>9}  {n / total:>6.1%}" for key, n in _ranked(counter)]
     return rows
 
 
@@ -126,6 +137,6 @@ def _render_bad(summary: ReplaySummary) -> str:
     numbers: Sequence[int] = summary.bad_line_numbers
     listed = ", ".join(str(n) for n in numbers)
     more = summary.bad_lines - len(numbers)
-    kinds = ", ".join(f"{kind} {n}" for kind, n in summary.errors.most_common())
+    kinds = ", ".join(f"{kind} {n}" for kind, n in _ranked(summary.errors))
     return (f"\nbad lines ({summary.bad_lines}: {kinds}): {listed}"
             + (f" and {more} more" if more else ""))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from turnsignal._lexicons import lexical2 as _lexical2
+
 SCHEMA_VERSION = "v1"
 EVALUATOR_VERSION = "lexical.1"
 HISTORY_SOURCE = "original_snapshot"
@@ -12,6 +14,7 @@ MAX_TOOL_NAMES_PER_TURN = 16
 MAX_TOOL_NAME_BYTES = 64
 
 EXPLICIT_CHANGE_CONFIDENCE = 0.9
+NEW_REQUEST_CONFIDENCE = _lexical2.NEW_REQUEST_CONFIDENCE  # lexical.2's change_new_request
 DISJOINT_CONFIDENCE_MIN = 0.3
 DISJOINT_CONFIDENCE_MAX = 0.6
 MIN_SELF_CONTAINED_PROSE_TERMS = 5

@@ -1,5 +1,5 @@
-"""The evaluation outline (§4): group rules by history policy, walk once per
-group, classify every rule, in declaration order."""
+"""The evaluation outline (§4): group rules by history policy and evaluator,
+walk once per group, classify every rule, in declaration order."""
 
 from __future__ import annotations
 
@@ -8,8 +8,11 @@ from time import perf_counter_ns
 from types import ModuleType
 from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
+from turnsignal.config.evaluators import CHANGE_EVIDENCE, LEXICAL1, LEXICAL2
+from turnsignal.config.ranges import effective_range_problem
 from turnsignal.topic_continuity.checkpoint import CancelToken, Checkpoint
 from turnsignal.topic_continuity.classify import Classifier
+from turnsignal.topic_continuity.classify2 import classify2
 from turnsignal.topic_continuity.policy import HistoryPolicy
 from turnsignal.topic_continuity.result import (
     ZERO_FEATURES,
@@ -23,8 +26,8 @@ from turnsignal.topic_continuity.result import (
 )
 from turnsignal.topic_continuity.walk import Evidence, LiveTurn, TurnCache, evidence, locate_live
 
-__all__ = ["EvalConfig", "Plan", "RuleOutcome", "Run", "evaluate_rules", "fallback_run", "plan_of",
-           "valid_config"]
+__all__ = ["EvalConfig", "Plan", "RuleOutcome", "Run", "evaluate_rules", "evaluator_valid",
+           "fallback_run", "plan_of", "valid_config"]
 
 _log = logging.getLogger("turnsignal")
 _new = tuple.__new__
@@ -42,6 +45,8 @@ class EvalConfig(NamedTuple):
     max_prior_turns: int
     max_turn_bytes: int
     max_input_bytes: int
+    evaluator: str = LEXICAL1
+    change_evidence: Optional[str] = None  # lexical.2: "explicit", "request" or "disjoint"
 
     @property
     def policy(self) -> HistoryPolicy:
@@ -63,8 +68,16 @@ def _is_number(value: object) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
+def evaluator_valid(evaluator: object, change_evidence: object) -> bool:
+    """A known evaluator, with ``change_evidence`` for lexical.2 only."""
+    if evaluator == LEXICAL1:
+        return change_evidence is None
+    return evaluator == LEXICAL2 and change_evidence in CHANGE_EVIDENCE
+
+
 def valid_config(rule: EvalConfig) -> bool:
-    """The evaluator's own range check, independent of config validation."""
+    """The evaluator's own check of a config it is handed (validated or not):
+    the types, then the ranges of ``config/ranges.py``, their one definition."""
     limits = (rule.max_prior_turns, rule.max_turn_bytes, rule.max_input_bytes)
     if not all(_is_int(value) for value in limits):
         return False
@@ -72,34 +85,46 @@ def valid_config(rule: EvalConfig) -> bool:
         return False
     if not isinstance(rule.include_assistant, bool):
         return False
-    turns, turn_bytes, input_bytes = limits
-    change, continuation = float(rule.change), float(rule.continuation)
-    return (1 <= turns <= 32 and 256 <= turn_bytes <= 65536
-            and 1024 <= input_bytes <= 1 << 20 and input_bytes >= turn_bytes
-            and 0 <= change < continuation < 1)  # NaN fails every comparison
+    if not evaluator_valid(rule.evaluator, rule.change_evidence):
+        return False
+    try:
+        thresholds = float(rule.continuation), float(rule.change)
+    except OverflowError:  # an integer beyond float64 is not finite
+        return False
+    return effective_range_problem(*thresholds, *limits) is None
+
+
+#: One rule as the evaluation reads it: name, include_assistant,
+#: continuation, change, its group's index (-1: the evaluator's own check
+#: rejects it), evaluator, change_evidence ("" for lexical.1).
+PlannedRule = Tuple[str, bool, float, float, int, str, str]
 
 
 class Plan(NamedTuple):
-    """Rules checked and grouped once, when the signal is built: per rule
-    ``(name, include_assistant, continuation, change, policy index)`` (index
-    -1 for a rule the evaluator's own range check rejects), and the distinct
-    policies in first-use order."""
+    """Rules checked and grouped once, when the signal is built: the rules,
+    the groups (policy index, evaluator) in first-use order, and the
+    distinct policies in first-use order (one input size each)."""
 
-    rules: Tuple[Tuple[str, bool, float, float, int], ...]
+    rules: Tuple[PlannedRule, ...]
+    groups: Tuple[Tuple[int, str], ...]
     policies: Tuple[HistoryPolicy, ...]
 
 
 def plan_of(configs: Sequence[EvalConfig]) -> Plan:
-    rules: List[Tuple[str, bool, float, float, int]] = []
+    rules: List[PlannedRule] = []
     policies: Dict[HistoryPolicy, int] = {}
+    groups: Dict[Tuple[int, str], int] = {}
     for rule in configs:
         if not valid_config(rule):
-            rules.append((rule.name, bool(rule.include_assistant), 0.0, 0.0, -1))
+            # The evaluator named may be unknown: the result reports lexical.1.
+            rules.append((rule.name, bool(rule.include_assistant), 0.0, 0.0, -1, LEXICAL1, ""))
             continue
-        index = policies.setdefault(rule.policy, len(policies))
+        evaluator = rule.evaluator
+        policy = policies.setdefault(rule.policy, len(policies))
+        group = groups.setdefault((policy, evaluator), len(groups))
         rules.append((rule.name, rule.include_assistant, float(rule.continuation),
-                      float(rule.change), index))
-    return Plan(tuple(rules), tuple(policies))
+                      float(rule.change), group, evaluator, rule.change_evidence or ""))
+    return Plan(tuple(rules), tuple(groups), tuple(policies))
 
 
 class Run(NamedTuple):
@@ -112,12 +137,13 @@ class Run(NamedTuple):
     input_bytes: Tuple[int, ...]
 
 
-def _group(doc: Any, live: LiveTurn, policy: HistoryPolicy, hotpath: ModuleType,
-           checkpoint: Checkpoint, cache: TurnCache) -> Optional[Evidence]:
+def _group(doc: Any, live: LiveTurn, policy: HistoryPolicy, lexical2: bool,
+           hotpath: ModuleType, checkpoint: Checkpoint,
+           cache: Optional[TurnCache]) -> Optional[Evidence]:
     """A bug here (say a panic caught in the native core) must not crash the
     caller's request: the group's rules get the internal-error result."""
     try:
-        return evidence(doc, live, policy, hotpath, checkpoint, cache)
+        return evidence(doc, live, policy, hotpath, checkpoint, cache, lexical2)
     except Exception as error:
         # The exception's text could quote its input: log the type only.
         _log.warning("topic_continuity_internal_error",
@@ -130,54 +156,66 @@ def _unavailable(policy: HistoryPolicy) -> Evidence:
                     Scope(policy.include_assistant), ZERO_FEATURES, None, False, 0)
 
 
+class _Group(NamedTuple):
+    classifier: Optional[Classifier]  # lexical.1 (None: internal error, or lexical.2)
+    evidence: Optional[Evidence]  # None: internal error
+    micros: int
+
+
 def evaluate_rules(doc: Any, plan: Plan, hotpath: ModuleType, *,
                    history_available: bool = True, deadline: Optional[float] = None,
                    cancel: Optional[CancelToken] = None) -> Run:
     """Every rule of ``plan`` over ``doc`` (a hot-path ``Doc``), in
-    declaration order; each policy group is walked once, on first use.
-    A rule's ``classify_us`` is the time since the previous rule's result
-    (its group's walk excluded)."""
-    groups: List[Optional[Tuple[Optional[Classifier], int, int]]] = [None] * len(plan.policies)
+    declaration order; each group is walked once, on first use. A rule's
+    ``classify_us`` is the time since the previous rule's result (its
+    group's walk excluded)."""
+    groups: List[Optional[_Group]] = [None] * len(plan.groups)
+    input_bytes: List[Optional[int]] = [None] * len(plan.policies)
     results: List[TopicContinuityResult] = []
     classify_us: List[int] = []
     group_us: List[int] = []
     # Groups share text work only when there are several.
-    cache: Optional[TurnCache] = {} if len(plan.policies) > 1 else None
+    cache: Optional[TurnCache] = {} if len(plan.groups) > 1 else None
     checkpoint = (_NO_CHECKPOINT if deadline is None and cancel is None
                   else Checkpoint(deadline, cancel))
     live: Optional[LiveTurn] = None
     last = perf_counter_ns()
-    for name, include_assistant, continuation, change, index in plan.rules:
+    for name, include_assistant, continuation, change, index, evaluator, level in plan.rules:
         if index < 0:
-            results.append(internal_error_result(name, include_assistant))
+            results.append(internal_error_result(name, include_assistant, evaluator))
             classify_us.append(0)
             group_us.append(0)
             continue
         group = groups[index]
         if group is None:
-            policy = plan.policies[index]
+            policy_index, _ = plan.groups[index]
+            policy = plan.policies[policy_index]
+            lexical2 = evaluator == LEXICAL2
             if not history_available:
                 found: Optional[Evidence] = _unavailable(policy)
             else:
                 if live is None:
                     live = locate_live(doc, hotpath)
-                found = _group(doc, live, policy, hotpath, checkpoint, cache)
+                found = _group(doc, live, policy, lexical2, hotpath, checkpoint, cache)
             walked = perf_counter_ns()
-            group = groups[index] = (Classifier(found) if found is not None else None,
-                                     (walked - last) // 1000,
-                                     found.input_bytes if found is not None else 0)
+            classifier = Classifier(found) if found is not None and not lexical2 else None
+            group = groups[index] = _Group(classifier, found, (walked - last) // 1000)
+            if input_bytes[policy_index] is None:
+                input_bytes[policy_index] = found.input_bytes if found is not None else 0
             last = walked
-        classifier, micros, _ = group
-        if classifier is None:
-            results.append(internal_error_result(name, include_assistant))
-        else:
+        classifier, found, micros = group
+        if classifier is not None:
             results.append(classifier.result(name, continuation, change))
+        elif found is None:
+            results.append(internal_error_result(name, include_assistant, evaluator))
+        else:
+            results.append(classify2(name, continuation, change, level, found))
         now = perf_counter_ns()
         classify_us.append((now - last) // 1000)
         last = now
         group_us.append(micros)
-    input_bytes = tuple([group[2] if group is not None else 0 for group in groups])
-    return _new(Run, (tuple(results), tuple(classify_us), tuple(group_us), input_bytes))
+    sizes = tuple([size or 0 for size in input_bytes])
+    return _new(Run, (tuple(results), tuple(classify_us), tuple(group_us), sizes))
 
 
 def fallback_run(plan: Plan, reason: Reason) -> Run:
@@ -185,11 +223,11 @@ def fallback_run(plan: Plan, reason: Reason) -> Run:
     of time, ``unknown_internal_error`` when it failed), one input size of 0
     per distinct policy."""
     results: List[TopicContinuityResult] = []
-    for name, include_assistant, _, _, index in plan.rules:
+    for name, include_assistant, _, _, index, evaluator, _ in plan.rules:
         if index < 0 or reason is Reason.INTERNAL_ERROR:
-            results.append(internal_error_result(name, include_assistant))
+            results.append(internal_error_result(name, include_assistant, evaluator))
         else:
             results.append(new_result(name, Class.UNKNOWN, reason, 0.0, Coverage.PARTIAL,
-                                      Scope(include_assistant)))
+                                      Scope(include_assistant), evaluator=evaluator))
     zeros = (0,) * len(results)
     return Run(tuple(results), zeros, zeros, (0,) * len(plan.policies))

@@ -56,7 +56,7 @@ class TopicContinuityEvaluation:
     Cheap to create: the per-rule views (``outcomes``, ``timings``,
     ``to_dict()``) are built when asked for."""
 
-    __slots__ = ("_classify_us", "_group_us", "_outcomes", "ended_ns", "format",
+    __slots__ = ("_classify_us", "_group_us", "_outcomes", "_provenance", "ended_ns", "format",
                  "preparation_input_bytes", "results", "started_ns")
 
     def __init__(self, outcomes: Sequence[RuleOutcome], preparation_input_bytes: Sequence[int],
@@ -69,6 +69,9 @@ class TopicContinuityEvaluation:
         self._group_us = tuple(o.prepare_extract_us for o in self._outcomes)
         self.preparation_input_bytes: Tuple[int, ...] = tuple(preparation_input_bytes)
         self.format = format
+        # Which request this was computed from (turnsignal._provenance):
+        # private, never serialised; set by the evaluate methods that read a request.
+        self._provenance: Any = None
 
     @classmethod
     def _from_run(cls, run: Run, format: Optional[str], started_ns: int,
@@ -82,6 +85,7 @@ class TopicContinuityEvaluation:
         self._group_us = run.group_us
         self.preparation_input_bytes = run.input_bytes
         self.format = format
+        self._provenance = None
         return self
 
     def __iter__(self) -> Iterator[TopicContinuityResult]:

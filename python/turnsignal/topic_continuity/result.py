@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import math
 from enum import Enum
-from typing import Any, Dict, NamedTuple, Tuple
+from typing import Any, Dict, List, NamedTuple, Tuple
 
+from turnsignal.config.evaluators import EVALUATORS
 from turnsignal.topic_continuity.constants import (
     DISJOINT_CONFIDENCE_MAX,
     DISJOINT_CONFIDENCE_MIN,
     EVALUATOR_VERSION,
     EXPLICIT_CHANGE_CONFIDENCE,
     HISTORY_SOURCE,
+    NEW_REQUEST_CONFIDENCE,
     SCHEMA_VERSION,
 )
 
@@ -22,6 +25,7 @@ __all__ = [
     "Scope",
     "TopicContinuityResult",
     "internal_error_result",
+    "invariant_problems",
     "new_result",
 ]
 
@@ -66,6 +70,10 @@ class Reason(str, Enum):
     INCONCLUSIVE = "unknown_inconclusive"
     CANCELLED = "unknown_cancelled"
     INTERNAL_ERROR = "unknown_internal_error"
+    # lexical.2 only (docs/lexical2.md §5)
+    NEW_REQUEST = "change_new_request"
+    ANSWER = "continuation_answer"
+    RECENT_OVERLAP = "continuation_recent_overlap"
 
     def __str__(self) -> str:
         return self.value
@@ -151,45 +159,132 @@ class TopicContinuityResult(NamedTuple):
         }
 
 
-#: Per reason: its class, whether it is a fallback, the confidence range it
-#: allows, and whether it needs full coverage (§8). One lookup checks a
-#: result against every invariant.
-_INVARIANTS: Dict[Reason, Tuple[Class, bool, float, float, bool]] = {}
-for _reason in Reason:
-    _class = _reason.class_
-    if _class is Class.UNKNOWN:
-        _INVARIANTS[_reason] = (_class, _reason.fallback, 0.0, 0.0, False)
-    elif _reason is Reason.EXPLICIT_MARKER:
-        _INVARIANTS[_reason] = (_class, False, EXPLICIT_CHANGE_CONFIDENCE, 1.0, True)
-    elif _reason is Reason.DISJOINT:
-        _INVARIANTS[_reason] = (_class, False, DISJOINT_CONFIDENCE_MIN, DISJOINT_CONFIDENCE_MAX,
-                                True)
-    else:
-        _INVARIANTS[_reason] = (_class, False, 0.0, 1.0, False)
-del _reason, _class
+def invariant_problems(result: TopicContinuityResult) -> List[str]:
+    """Every spec §8 invariant ``result`` breaks; empty for a valid result.
 
+    The one definition of a valid result: ``new_result`` refuses to let an
+    invalid one out, and the hostile-input tests and fuzzers check every
+    result they see with this same function.
+    """
+    class_, reason, coverage = result.class_, result.reason, result.coverage
+    if not (isinstance(class_, Class) and isinstance(reason, Reason)
+            and isinstance(coverage, Coverage)):
+        return ["class, reason and coverage must be their enums"]
+    problems = []
+    if reason.class_ is not class_:
+        problems.append(f"reason {reason.value} does not belong to class {class_.value}")
+    if result.fallback is not reason.fallback:
+        problems.append(f"fallback must be {reason.fallback} for {reason.value}")
+    problems.extend(_confidence_problems(class_, reason, result.confidence, coverage))
+    if not isinstance(result.signal, str):
+        problems.append("signal must be the rule name (a string)")
+    for value in (*result.scope, *result.features):
+        if not isinstance(value, (bool, int, float)):  # content-free: numbers and flags only
+            problems.append("scope and features hold only numbers and flags")
+            break
+    if result.schema_version != SCHEMA_VERSION or result.evaluator_version not in EVALUATORS:
+        problems.append("schema_version and evaluator_version must be this library's")
+    return problems
+
+
+def _confidence_problems(class_: Class, reason: Reason, confidence: Any,
+                         coverage: Coverage) -> List[str]:
+    if (not isinstance(confidence, float) or not math.isfinite(confidence)
+            or not 0.0 <= confidence <= 1.0):
+        return ["confidence must be a finite float in [0, 1]"]
+    if class_ is Class.UNKNOWN and confidence != 0.0:
+        return ["an unknown result has confidence 0"]
+    if class_ is not Class.CHANGE:
+        return []
+    if coverage is not Coverage.FULL:
+        return ["a change needs full coverage"]
+    if reason is Reason.EXPLICIT_MARKER:
+        if confidence < EXPLICIT_CHANGE_CONFIDENCE:
+            return [f"an explicit change has confidence >= {EXPLICIT_CHANGE_CONFIDENCE}"]
+        return []
+    if reason is Reason.NEW_REQUEST:
+        if confidence != NEW_REQUEST_CONFIDENCE:
+            return [f"a new request has confidence {NEW_REQUEST_CONFIDENCE}"]
+        return []
+    if not DISJOINT_CONFIDENCE_MIN <= confidence <= DISJOINT_CONFIDENCE_MAX:
+        return [f"a disjoint change has confidence in"
+                f" [{DISJOINT_CONFIDENCE_MIN}, {DISJOINT_CONFIDENCE_MAX}]"]
+    return []
+
+
+def _confidence_range(reason: Reason) -> Tuple[float, float]:
+    """The confidences ``_confidence_problems`` allows for ``reason``."""
+    if reason.class_ is Class.UNKNOWN:
+        return 0.0, 0.0
+    if reason.class_ is not Class.CHANGE:
+        return 0.0, 1.0
+    if reason is Reason.EXPLICIT_MARKER:
+        return EXPLICIT_CHANGE_CONFIDENCE, 1.0
+    if reason is Reason.NEW_REQUEST:
+        return NEW_REQUEST_CONFIDENCE, NEW_REQUEST_CONFIDENCE
+    return DISJOINT_CONFIDENCE_MIN, DISJOINT_CONFIDENCE_MAX
+
+
+#: Per reason: its class, its confidence range, whether it needs full
+#: coverage (every change does) — the invariants one lookup can check.
+_INVARIANTS: Dict[Reason, Tuple[Class, float, float, bool]] = {
+    reason: (reason.class_, *_confidence_range(reason), reason.class_ is Class.CHANGE)
+    for reason in Reason
+}
 _tuple_new = tuple.__new__
-_COVERAGE, _FULL = Coverage, Coverage.FULL
+_COVERAGE, _FULL, _REASON = Coverage, Coverage.FULL, Reason
+_SCOPE, _FEATURES, _ZERO_FEATURES = Scope, Features, ZERO_FEATURES
+_NUMBERS = frozenset((bool, int, float))
+_checked_features: Any = ZERO_FEATURES
+
+
+def _plainly_valid(signal: Any, class_: Any, reason: Any, confidence: Any, coverage: Any,
+                   scope: Any, features: Any, evaluator: Any) -> bool:
+    """A sufficient condition for ``invariant_problems`` to find nothing,
+    cheap enough for every result. The rules of one policy group share their
+    features: the last features found content-free are remembered (held, so
+    their identity cannot be reused)."""
+    global _checked_features
+    if type(reason) is not _REASON or type(confidence) is not float:
+        return False
+    invariants = _INVARIANTS[reason]
+    if (invariants[0] is not class_ or type(coverage) is not _COVERAGE
+            or not invariants[1] <= confidence <= invariants[2]  # NaN fails too
+            or (invariants[3] and coverage is not _FULL)
+            or type(signal) is not str or evaluator not in EVALUATORS
+            or type(scope) is not _SCOPE or not _NUMBERS.issuperset(map(type, scope))
+            or type(features) is not _FEATURES):
+        return False
+    if features is not _checked_features:
+        if not _NUMBERS.issuperset(map(type, features)):
+            return False
+        _checked_features = features
+    return True
 
 
 def new_result(signal: str, class_: Class, reason: Reason, confidence: float,
-               coverage: Coverage, scope: Scope,
-               features: Features = ZERO_FEATURES) -> TopicContinuityResult:
+               coverage: Coverage, scope: Scope, features: Features = ZERO_FEATURES,
+               evaluator: str = EVALUATOR_VERSION) -> TopicContinuityResult:
     """Build a result, turning any invariant violation (a bug) into the
-    internal-error result instead of letting a wrong answer out: the reason's
-    prefix is the class, the confidence is finite and in the reason's range,
-    a change has full coverage."""
-    rule = _INVARIANTS.get(reason)
-    if (rule is None or rule[0] is not class_ or type(coverage) is not _COVERAGE
-            or not rule[2] <= confidence <= rule[3]  # NaN fails too
-            or (rule[4] and coverage is not _FULL)):
-        return internal_error_result(signal, scope.assistant_included)
-    return _tuple_new(TopicContinuityResult, (signal, class_, reason, confidence, rule[1],
-                                              coverage, scope, features, HISTORY_SOURCE,
-                                              SCHEMA_VERSION, EVALUATOR_VERSION))
+    internal-error result instead of letting a wrong answer out.
+
+    The check is ``invariant_problems``; the common case (enum members, a
+    float confidence, the library's own scope and features) passes a
+    cheaper test that implies it (``_plainly_valid``)."""
+    if _plainly_valid(signal, class_, reason, confidence, coverage, scope, features, evaluator):
+        return _tuple_new(TopicContinuityResult, (signal, class_, reason, confidence,
+                                                  reason.fallback, coverage, scope, features,
+                                                  HISTORY_SOURCE, SCHEMA_VERSION, evaluator))
+    fallback = reason.fallback if isinstance(reason, Reason) else False
+    result = TopicContinuityResult(signal, class_, reason, confidence, fallback, coverage,
+                                   scope, features, evaluator_version=evaluator)
+    if invariant_problems(result):
+        return internal_error_result(signal, scope.assistant_included, evaluator)
+    return result
 
 
-def internal_error_result(signal: str, assistant_included: bool) -> TopicContinuityResult:
+def internal_error_result(signal: str, assistant_included: bool,
+                          evaluator: str = EVALUATOR_VERSION) -> TopicContinuityResult:
     return TopicContinuityResult(signal, Class.UNKNOWN, Reason.INTERNAL_ERROR, 0.0, True,
                                  Coverage.PARTIAL, Scope(bool(assistant_included)),
-                                 ZERO_FEATURES)
+                                 ZERO_FEATURES, evaluator_version=evaluator)

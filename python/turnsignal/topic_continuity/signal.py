@@ -8,12 +8,14 @@ import time
 from typing import Any, Callable, Iterable, Mapping, Optional, Sequence, Tuple, TypeVar, Union
 
 from turnsignal import _hotpath, wire
+from turnsignal._provenance import Provenance, capture
 from turnsignal.config import (
     TopicContinuityRule,
     default_rules,
     load_topic_continuity_rules,
     parse_topic_continuity_rules,
 )
+from turnsignal.config.loader import source_prefix
 from turnsignal.errors import ConfigError, ConfigIssue, WireFormatError
 from turnsignal.model import Message
 from turnsignal.observers import as_tuple, notify
@@ -54,7 +56,8 @@ def _validated(parse: Callable[[Any], _T], source: Any) -> _T:
 
 def _eval_config(rule: TopicContinuityRule) -> EvalConfig:
     return EvalConfig(rule.name, rule.include_assistant, rule.continuation, rule.change,
-                      rule.max_prior_turns, rule.max_turn_bytes, rule.max_input_bytes)
+                      rule.max_prior_turns, rule.max_turn_bytes, rule.max_input_bytes,
+                      rule.evaluator, rule.change_evidence)
 
 
 class TopicContinuity:
@@ -90,10 +93,19 @@ class TopicContinuity:
                     implementation: Optional[str] = None,
                     observers: Optional[Iterable[Any]] = None) -> TopicContinuity:
         """Rules from a YAML/JSON file, a full document (``routing: signals:
-        topic_continuity: [...]``), the ``routing`` mapping, or a bare list."""
+        topic_continuity: [...]``), the ``routing`` mapping, or a bare list.
+        Raises ``ConfigError`` listing every problem (naming the file, when
+        ``source`` is one), and when the document holds no rule at all."""
+        rules = _validated(load_topic_continuity_rules, source)
+        if not rules:
+            # An empty evaluator would answer nothing, silently: a misplaced
+            # or misspelt list must not look like a working configuration.
+            raise ConfigError([ConfigIssue(
+                f"{source_prefix(source)}{_RULES_PATH}",
+                "no topic_continuity rule found; list at least one rule here"
+                " (without a configuration, the embedded default rule is used)")])
         instance = cls.__new__(cls)
-        instance._init(_validated(load_topic_continuity_rules, source), implementation,
-                       observers)
+        instance._init(rules, implementation, observers)
         return instance
 
     @classmethod
@@ -135,13 +147,11 @@ class TopicContinuity:
         except Exception as error:  # cancel.is_set() raised, or a bug
             _log.warning("topic_continuity_internal_error",
                          extra={"error_type": type(error).__name__})
-            return self._finish(fallback_run(self._plan, Reason.INTERNAL_ERROR),
-                                None if format == "auto" else format, started_ns, request_id)
+            return self._stopped(Reason.INTERNAL_ERROR, request, format, started_ns, request_id)
         if doc is None:  # the deadline passed, or cancel was set, while decoding
-            return self._finish(fallback_run(self._plan, Reason.CANCELLED),
-                                None if format == "auto" else format, started_ns, request_id)
+            return self._stopped(Reason.CANCELLED, request, format, started_ns, request_id)
         return self._run(doc, history_available and doc.history_available, deadline, cancel,
-                         request_id, doc.format, started_ns)
+                         request_id, doc.format, started_ns, capture(request, doc.format))
 
     def evaluate_messages(self, messages: Sequence[Message], *, history_available: bool = True,
                           deadline: Optional[float] = None, cancel: Optional[CancelToken] = None,
@@ -163,15 +173,28 @@ class TopicContinuity:
 
     def _run(self, doc: Any, history_available: bool, deadline: Optional[float],
              cancel: Optional[CancelToken], request_id: Optional[str], format: Optional[str],
-             started_ns: int) -> TopicContinuityEvaluation:
+             started_ns: int, provenance: Optional[Provenance] = None,
+             ) -> TopicContinuityEvaluation:
         run = evaluate_rules(doc, self._plan, self._hotpath,
                              history_available=history_available, deadline=deadline,
                              cancel=cancel)
-        return self._finish(run, format, started_ns, request_id)
+        return self._finish(run, format, started_ns, request_id, provenance)
+
+    def _stopped(self, reason: Reason, request: Any, format: str, started_ns: int,
+                 request_id: Optional[str]) -> TopicContinuityEvaluation:
+        """Decoding did not finish: every rule gets ``reason`` (a fallback,
+        which a history reset reads as such: the provenance is kept when the
+        format is known)."""
+        concrete = None if format == "auto" else format
+        provenance = capture(request, concrete) if concrete is not None else None
+        return self._finish(fallback_run(self._plan, reason), concrete, started_ns, request_id,
+                            provenance)
 
     def _finish(self, run: Run, format: Optional[str], started_ns: int,
-                request_id: Optional[str]) -> TopicContinuityEvaluation:
+                request_id: Optional[str], provenance: Optional[Provenance] = None,
+                ) -> TopicContinuityEvaluation:
         evaluation = TopicContinuityEvaluation._from_run(run, format, started_ns, time.time_ns())
+        evaluation._provenance = provenance
         if self.observers:
             notify(self.observers, "on_topic_continuity", evaluation, request_id)
         return evaluation

@@ -19,7 +19,7 @@ from turnsignal.topic_continuity.constants import DECAY
 from turnsignal.topic_continuity.policy import HistoryPolicy
 from turnsignal.topic_continuity.result import ZERO_FEATURES, Coverage, Features, Reason, Scope
 
-__all__ = ["LIVE_TOOL", "LIVE_USER", "Evidence", "LiveTurn", "TurnCache", "evidence",
+__all__ = ["LIVE_TOOL", "LIVE_USER", "Cues", "Evidence", "LiveTurn", "TurnCache", "evidence",
            "locate_live"]
 
 LIVE_USER = "user"
@@ -48,8 +48,27 @@ class LiveTurn(NamedTuple):
     feature_cap_reached: bool = False
 
 
+class Cues(NamedTuple):
+    """lexical.2's threshold-independent cues (docs/lexical2.md §3.3–§3.5;
+    content-free)."""
+
+    lead: int = 0
+    request: int = 0  # 0 none, 1 request frame, 2 definite request
+    addition: bool = False
+    polar: bool = False
+    pronoun: bool = False
+    dependency: bool = False
+    question: bool = False
+    content_terms: int = 0  # |L2|
+    definite_reference: bool = False
+    act: int = 0  # of the newest turn's last assistant segment: 0 none, 1 statement,
+    # 2 question, 3 closure
+    recent_overlap: float = 0.0
+
+
 class Evidence(NamedTuple):
-    """One policy group's evidence: what every rule of the group classifies."""
+    """One policy group's evidence under one evaluator: what every rule of
+    the group classifies."""
 
     status: Optional[Reason]  # a terminal outcome, or None
     coverage: Coverage
@@ -58,6 +77,7 @@ class Evidence(NamedTuple):
     live_kind: Optional[str]
     opaque_only: bool
     input_bytes: int
+    cues: Optional[Cues] = None  # lexical.2 only
 
 
 def locate_live(doc: Any, hotpath: ModuleType) -> LiveTurn:
@@ -91,13 +111,15 @@ def locate_live(doc: Any, hotpath: ModuleType) -> LiveTurn:
 def _terminal(status: Reason, policy: HistoryPolicy, live: LiveTurn, excluded: bool = False,
               capped: bool = False, input_bytes: int = 0) -> Evidence:
     scope = Scope(policy.include_assistant, excluded, capped)
-    return Evidence(status, _PARTIAL, scope, ZERO_FEATURES, live.kind, False,
-                    input_bytes)
+    return Evidence(status, _PARTIAL, scope, ZERO_FEATURES, live.kind, False, input_bytes)
 
 
 def evidence(doc: Any, live: LiveTurn, policy: HistoryPolicy, hotpath: ModuleType,
-             checkpoint: Checkpoint, cache: Optional[TurnCache]) -> Evidence:
-    """The prior-turn walk (§5.5) and the features (§6) of one policy group.
+             checkpoint: Checkpoint, cache: Optional[TurnCache], lexical2: bool = False,
+             ) -> Evidence:
+    """The prior-turn walk (§5.5) and the features (§6) of one policy group,
+    for lexical.1 or (``lexical2``) lexical.2, whose per-turn calls also
+    yield its cues.
 
     ``cache`` shares text work between the groups of one evaluation (None
     when there is one group): a turn windowed under the same
@@ -109,13 +131,17 @@ def evidence(doc: Any, live: LiveTurn, policy: HistoryPolicy, hotpath: ModuleTyp
     if active and checkpoint.expired():
         return _terminal(_CANCELLED, policy, live)
     max_prior_turns, turn_bytes, max_input_bytes, include_assistant = policy
+    live_call = hotpath.live_turn2 if lexical2 else hotpath.live_turn
     if cache is None:
-        analysed = hotpath.live_turn(doc, live.start, turn_bytes)
+        analysed = live_call(doc, live.start, turn_bytes)
     else:
-        key = (live.start, turn_bytes)
+        key = ("live2", live.start, turn_bytes) if lexical2 else (live.start, turn_bytes)
         analysed = cache.get(key)
         if analysed is None:
-            analysed = cache[key] = hotpath.live_turn(doc, live.start, turn_bytes)
+            analysed = cache[key] = live_call(doc, live.start, turn_bytes)
+    if lexical2:
+        live_cues, content_terms = analysed[14:]
+        analysed = analysed[:14]
     (analysis, input_bytes, partial, excluded, opaque_only, live_terms, entity_count, capped,
      prose_terms, strong, weak, acknowledgement, change_marker, ambiguous) = analysed
     opaque_only = opaque_only and live.kind == LIVE_USER
@@ -129,6 +155,7 @@ def evidence(doc: Any, live: LiveTurn, policy: HistoryPolicy, hotpath: ModuleTyp
     lexical_score = entity_score = combined = max_raw = max_entity = 0.0
     prior = 0
     found_prior = beyond = tool_cap = floor_reached = False
+    definite, act, overlap = False, 0, 0.0  # lexical.2's cues of the prior turns
     end = live.start
     while True:
         start = kinds.rfind(_START, lowest, end)
@@ -147,7 +174,14 @@ def evidence(doc: Any, live: LiveTurn, policy: HistoryPolicy, hotpath: ModuleTyp
             return _terminal(_CANCELLED, policy, live, excluded, capped or tool_cap,
                              input_bytes)
         budget = max_input_bytes - input_bytes
-        if cache is None:
+        if lexical2:
+            scored = _prior2(doc, analysis, start, end, policy, budget, prior == 0, hotpath,
+                             cache)
+            definite = definite or scored[8]
+            if prior == 0:
+                overlap, act = scored[9], scored[10]
+            scored = scored[:8]
+        elif cache is None:
             scored = hotpath.prior_turn(doc, analysis, start, end, turn_bytes,
                                         include_assistant, budget)
         else:
@@ -195,4 +229,22 @@ def evidence(doc: Any, live: LiveTurn, policy: HistoryPolicy, hotpath: ModuleTyp
     features = _new(Features, (prior, input_bytes, live_terms, prose_terms, lexical_score,
                                entity_score, combined, max_raw, max_entity, strong, weak,
                                change_marker, ambiguous, acknowledgement))
-    return _new(Evidence, (None, coverage, scope, features, live.kind, opaque_only, input_bytes))
+    cues = (_new(Cues, (*live_cues, content_terms, definite, act, overlap)) if lexical2
+            else None)
+    return _new(Evidence, (None, coverage, scope, features, live.kind, opaque_only, input_bytes,
+                           cues))
+
+
+def _prior2(doc: Any, analysis: Any, start: int, end: int, policy: HistoryPolicy, budget: int,
+            newest: bool, hotpath: ModuleType, cache: Optional[TurnCache]) -> Tuple[Any, ...]:
+    """lexical.2's call for one prior turn, shared through ``cache``."""
+    _, turn_bytes, _, include_assistant = policy
+    if cache is None:
+        return hotpath.prior_turn2(doc, analysis, start, end, turn_bytes,
+                                   include_assistant, budget, newest)
+    key = ("prior2", start, turn_bytes, include_assistant, newest)
+    scored = cache.get(key)
+    if scored is None or (scored[1] < 0 and scored[0] <= budget):
+        scored = cache[key] = hotpath.prior_turn2(doc, analysis, start, end, turn_bytes,
+                                                  include_assistant, budget, newest)
+    return scored

@@ -1,19 +1,17 @@
 //! The evaluator's `Doc` (see `python/turnsignal/_reference/doc.py`): the
 //! decoded window of a conversation, held as handles to the caller's strings,
-//! and the per-turn calls that read it — one crossing per turn, the text work
-//! done with the GIL released.
+//! and what it yields for one turn (`LiveInputs`, `PriorInputs`: the texts
+//! borrowed, nothing copied), read by the per-turn calls of `turns`.
 
 use std::borrow::Cow;
 
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyTuple};
+use pyo3::types::PyBytes;
 
-use crate::evidence::{is_blank, strs, upper_bound, Window};
+use crate::evidence::upper_bound;
 use crate::request::model::{message_kind, window};
 use crate::request::{Block, BlockKind, Collector, MessageSpan, Role};
 
-use super::primitives::LiveTurn;
-use super::run;
 use super::text::text;
 
 /// A conversation as the topic-continuity walk reads it: `kinds` (one byte
@@ -86,7 +84,7 @@ impl Doc {
     }
 
     /// Messages `start..end` (clamped to the window).
-    fn messages(
+    pub(crate) fn messages(
         &self,
         start: usize,
         end: usize,
@@ -118,7 +116,7 @@ fn resolve<'a>(py: Python<'_>, t: &'a Option<Py<PyAny>>) -> Cow<'a, str> {
 
 /// Content outside the evidence policy: anything but text and argument-free
 /// tool calls (tool results, reasoning, refusals, media…).
-fn excluded<'a, T: 'a>(blocks: impl Iterator<Item = &'a Block<T>>) -> bool {
+pub(crate) fn excluded<'a, T: 'a>(blocks: impl Iterator<Item = &'a Block<T>>) -> bool {
     blocks.into_iter().any(|b| match b.kind {
         BlockKind::Text => false,
         BlockKind::ToolCall => b.has_arguments,
@@ -153,142 +151,76 @@ fn user_texts<'a>(py: Python<'_>, blocks: &'a [Block<Py<PyAny>>]) -> Vec<Cow<'a,
         .collect()
 }
 
-/// The live turn (messages `start..`): `(analysis, byte_count, truncated,
-/// excluded, opaque_only, term_count, entity_count, capped, prose_terms,
-/// strong_reference, weak_reference, acknowledgement, change_marker,
-/// marker_ambiguous)`.
-#[pyfunction]
-pub fn live_turn<'py>(
-    py: Python<'py>,
-    doc: &Bound<'py, Doc>,
-    start: usize,
-    max_turn_bytes: usize,
-) -> PyResult<Bound<'py, PyTuple>> {
-    let doc = doc.get();
-    let Some((_, first)) = doc.message(start) else {
-        return Err(pyo3::exceptions::PyIndexError::new_err("no such message"));
-    };
-    let texts = user_texts(py, first);
-    let excluded = excluded(doc.messages(start, usize::MAX).flat_map(|(_, b)| b.iter()));
-    let has_opaque = first.iter().any(|b| b.kind.is_opaque());
-    let texts = strs(&texts);
-    let bytes: usize = texts.iter().map(|t| t.len()).sum();
-    let analysed = run(py, bytes, || {
-        let mut window = Window::new(max_turn_bytes);
-        for t in &texts {
-            window.add(t);
-        }
-        let segments = &window.segments;
-        let opaque_only = !window.truncated && has_opaque && segments.iter().all(|s| is_blank(s));
-        let (analysis, prose, flags) = crate::score::analyze_live_turn(segments);
-        (
-            analysis,
-            max_turn_bytes - window.budget,
-            window.truncated,
-            opaque_only,
-            prose,
-            flags,
-        )
-    })?;
-    let (analysis, byte_count, truncated, opaque_only, prose, flags) = analysed;
-    let (terms, entities, capped) = (
-        analysis.term_count(),
-        analysis.entity_count(),
-        analysis.capped,
-    );
-    let live = Bound::new(py, LiveTurn::new(analysis))?.into_any();
-    let numbers = (
-        byte_count,
-        truncated,
-        excluded,
-        opaque_only,
-        terms,
-        entities,
-        capped,
-        prose,
-    )
-        .into_pyobject(py)?;
-    let flags = (
-        flags.strong_reference,
-        flags.weak_reference,
-        flags.acknowledgement,
-        flags.change_marker,
-        flags.marker_ambiguous,
-    )
-        .into_pyobject(py)?;
-    let items: Vec<Bound<'py, PyAny>> = std::iter::once(live)
-        .chain(numbers.iter())
-        .chain(flags.iter())
-        .collect();
-    PyTuple::new(py, items)
+/// What the live turn's analysis reads (messages `start..`): the first
+/// message's texts, whether the turn holds excluded content, whether the
+/// first message holds media.
+pub(crate) struct LiveInputs<'a> {
+    pub texts: Vec<Cow<'a, str>>,
+    pub excluded: bool,
+    pub has_opaque: bool,
 }
 
-type PriorResult = (usize, i64, bool, bool, bool, f64, f64, bool);
+impl<'a> LiveInputs<'a> {
+    pub fn gather(py: Python<'_>, doc: &'a Doc, start: usize) -> PyResult<Self> {
+        let Some((_, first)) = doc.message(start) else {
+            return Err(pyo3::exceptions::PyIndexError::new_err("no such message"));
+        };
+        Ok(LiveInputs {
+            texts: user_texts(py, first),
+            excluded: excluded(doc.messages(start, usize::MAX).flat_map(|(_, b)| b.iter())),
+            has_opaque: first.iter().any(|b| b.kind.is_opaque()),
+        })
+    }
+}
 
-/// One prior turn (messages `start..end`): `(upper_bound, byte_count,
-/// truncated, tool_cap_reached, excluded, lexical, entity, capped)`; when
-/// its upper bound exceeds `budget` the turn is not read (`byte_count` -1).
-#[pyfunction]
-#[allow(clippy::too_many_arguments)]
-pub fn prior_turn(
-    py: Python<'_>,
-    doc: &Bound<'_, Doc>,
-    live: &Bound<'_, LiveTurn>,
-    start: usize,
-    end: usize,
-    max_turn_bytes: usize,
-    include_assistant: bool,
-    budget: i64,
-) -> PyResult<PriorResult> {
-    let doc = doc.get();
-    let Some((_, first)) = doc.message(start) else {
-        return Err(pyo3::exceptions::PyIndexError::new_err("no such message"));
-    };
-    let user = user_texts(py, first);
-    let mut assistant: Vec<Cow<str>> = Vec::new();
-    let mut names: Vec<Cow<str>> = Vec::new();
-    let mut calls = 0usize;
-    for (index, (role, blocks)) in doc.messages(start, end).enumerate() {
-        let assistant_text = include_assistant && index > 0 && role == Role::Assistant;
-        for b in blocks {
-            match b.kind {
-                BlockKind::ToolCall => {
-                    if calls < crate::evidence::MAX_TOOL_NAMES_PER_TURN {
-                        names.push(resolve(py, &b.name));
+/// What a prior turn's analysis reads (messages `start..end`): the first
+/// message's texts, the assistant's texts (when included), the tool names
+/// (the first `MAX_TOOL_NAMES_PER_TURN`) and the number of tool calls.
+pub(crate) struct PriorInputs<'a> {
+    pub user: Vec<Cow<'a, str>>,
+    pub assistant: Vec<Cow<'a, str>>,
+    pub names: Vec<Cow<'a, str>>,
+    pub calls: usize,
+}
+
+impl<'a> PriorInputs<'a> {
+    pub fn gather(
+        py: Python<'_>,
+        doc: &'a Doc,
+        start: usize,
+        end: usize,
+        include_assistant: bool,
+    ) -> PyResult<Self> {
+        let Some((_, first)) = doc.message(start) else {
+            return Err(pyo3::exceptions::PyIndexError::new_err("no such message"));
+        };
+        let mut inputs = PriorInputs {
+            user: user_texts(py, first),
+            assistant: Vec::new(),
+            names: Vec::new(),
+            calls: 0,
+        };
+        for (index, (role, blocks)) in doc.messages(start, end).enumerate() {
+            let assistant_text = include_assistant && index > 0 && role == Role::Assistant;
+            for b in blocks {
+                match b.kind {
+                    BlockKind::ToolCall => {
+                        if inputs.calls < crate::evidence::MAX_TOOL_NAMES_PER_TURN {
+                            inputs.names.push(resolve(py, &b.name));
+                        }
+                        inputs.calls += 1;
                     }
-                    calls += 1;
+                    BlockKind::Text if assistant_text => {
+                        inputs.assistant.push(resolve(py, &b.text))
+                    }
+                    _ => {}
                 }
-                BlockKind::Text if assistant_text => assistant.push(resolve(py, &b.text)),
-                _ => {}
             }
         }
+        Ok(inputs)
     }
-    let bound = upper_bound(&user, &assistant, &names, max_turn_bytes);
-    if (bound as i64) > budget {
-        return Ok((bound, -1, false, false, false, 0.0, 0.0, false));
+
+    pub fn upper_bound(&self, max_turn_bytes: usize) -> usize {
+        upper_bound(&self.user, &self.assistant, &self.names, max_turn_bytes)
     }
-    let excluded = excluded(doc.messages(start, end).flat_map(|(_, b)| b.iter()));
-    let (user, assistant) = (strs(&user), strs(&assistant));
-    let bytes = user.iter().chain(assistant.iter()).map(|t| t.len()).sum();
-    let live = &live.get().inner;
-    let scored = run(py, bytes, || {
-        let mut window = Window::new(max_turn_bytes);
-        for t in user.iter().chain(assistant.iter()) {
-            window.add(t);
-        }
-        let (kept, tool_cap) = window.tool_names(&names, calls);
-        let (lexical, entity, capped) = crate::score::score_prior(live, &window.segments, &kept);
-        (
-            (max_turn_bytes - window.budget) as i64,
-            window.truncated,
-            tool_cap,
-            lexical,
-            entity,
-            capped,
-        )
-    })?;
-    let (byte_count, truncated, tool_cap, lexical, entity, capped) = scored;
-    Ok((
-        bound, byte_count, truncated, tool_cap, excluded, lexical, entity, capped,
-    ))
 }

@@ -6,10 +6,13 @@
 //!   one scan per small exact dict);
 //! * `decode` — the decoding entry points (the evaluator's `Doc`, the
 //!   conversation facts, the full conversation of `turnsignal.decode()`);
-//! * `doc` — the `Doc` and the per-turn calls of the topic-continuity walk;
+//! * `doc` — the `Doc`, and what it yields for one turn;
+//! * `turns` — the per-turn calls of the topic-continuity walk;
 //! * `messages` — already-decoded neutral messages (`turnsignal.model`);
 //! * `text` — the UTF-8 text of Python strings, borrowed;
-//! * `primitives` — the text primitives, exposed for the differential tests.
+//! * `primitives` — the text primitives, exposed for the differential tests;
+//! * `lexical2` — evaluator lexical.2's live turn (`LiveTurn2`) and its
+//!   primitives.
 //!
 //! Every call runs with panics caught (none may cross the FFI boundary; a
 //! caught panic raises `NativeError`) and releases the GIL while it works on
@@ -24,10 +27,12 @@ use pyo3::prelude::*;
 mod decode;
 mod dicts;
 mod doc;
+mod lexical2;
 mod messages;
 mod primitives;
 mod source;
 mod text;
+mod turns;
 
 create_exception!(
     turnsignal._native,
@@ -99,7 +104,10 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(messages::messages_doc, m)?)?;
     m.add_function(wrap_pyfunction!(messages::count_facts, m)?)?;
     m.add_function(wrap_pyfunction!(doc::tool_ids_match, m)?)?;
-    m.add_function(wrap_pyfunction!(doc::live_turn, m)?)?;
-    m.add_function(wrap_pyfunction!(doc::prior_turn, m)?)?;
+    m.add_function(wrap_pyfunction!(turns::live_turn, m)?)?;
+    m.add_function(wrap_pyfunction!(turns::prior_turn, m)?)?;
+    m.add_function(wrap_pyfunction!(turns::live_turn2, m)?)?;
+    m.add_function(wrap_pyfunction!(turns::prior_turn2, m)?)?;
+    lexical2::register(m)?;
     Ok(())
 }

@@ -13,7 +13,7 @@ use super::text::replace_surrogates;
 use super::{run, NativeError};
 
 /// The UTF-8 text of one Python `str`, kept alive for the call.
-enum Held<'py> {
+pub(crate) enum Held<'py> {
     /// The strict UTF-8 encoding (the common case: no lone surrogates).
     Bytes(Bound<'py, PyBytes>),
     /// Text that held lone surrogates, each replaced by U+FFFD (spec §1).
@@ -21,7 +21,7 @@ enum Held<'py> {
 }
 
 impl Held<'_> {
-    fn as_str(&self) -> &str {
+    pub(crate) fn as_str(&self) -> &str {
         match self {
             // Validated in `hold` (and Python's strict UTF-8 encoder only
             // produces valid UTF-8), so the fallback is unreachable.
@@ -31,7 +31,7 @@ impl Held<'_> {
     }
 }
 
-fn hold<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Held<'py>> {
+pub(crate) fn hold<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Held<'py>> {
     let s = obj.cast::<PyString>().map_err(|_| {
         let ty = obj
             .get_type()
@@ -55,7 +55,7 @@ fn hold<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Held<'py>> {
     }
 }
 
-fn hold_seq<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Vec<Held<'py>>> {
+pub(crate) fn hold_seq<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Vec<Held<'py>>> {
     if obj.is_instance_of::<PyString>() {
         return Err(PyTypeError::new_err(format!(
             "{what} must be a sequence of str, not str"
@@ -68,11 +68,11 @@ fn hold_seq<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Vec<Held<'py>>
     Ok(out)
 }
 
-fn strs<'a>(held: &'a [Held<'_>]) -> Vec<&'a str> {
+pub(crate) fn strs<'a>(held: &'a [Held<'_>]) -> Vec<&'a str> {
     held.iter().map(Held::as_str).collect()
 }
 
-fn total(texts: &[&str]) -> usize {
+pub(crate) fn total(texts: &[&str]) -> usize {
     texts.iter().map(|s| s.len()).sum()
 }
 
@@ -193,21 +193,26 @@ pub fn prose_term_count(py: Python<'_>, segments: &Bound<'_, PyAny>) -> PyResult
     run(py, total(&s), || crate::score::prose_term_count(&s))
 }
 
-#[pyfunction]
-pub fn phrase_flags(
-    py: Python<'_>,
-    segments: &Bound<'_, PyAny>,
-) -> PyResult<(bool, bool, bool, bool, bool)> {
-    let h = hold_seq(segments, "segments")?;
-    let s = strs(&h);
-    let f = run(py, total(&s), || crate::phrases::phrase_flags(&s))?;
-    Ok((
+/// (strong_reference, weak_reference, acknowledgement, change_marker,
+/// marker_ambiguous): the phrase flags as Python reads them.
+pub(crate) type FlagsTuple = (bool, bool, bool, bool, bool);
+
+pub(crate) fn flags_tuple(f: &crate::phrases::PhraseFlags) -> FlagsTuple {
+    (
         f.strong_reference,
         f.weak_reference,
         f.acknowledgement,
         f.change_marker,
         f.marker_ambiguous,
-    ))
+    )
+}
+
+#[pyfunction]
+pub fn phrase_flags(py: Python<'_>, segments: &Bound<'_, PyAny>) -> PyResult<FlagsTuple> {
+    let h = hold_seq(segments, "segments")?;
+    let s = strs(&h);
+    let f = run(py, total(&s), || crate::phrases::phrase_flags(&s))?;
+    Ok(flags_tuple(&f))
 }
 
 #[pyfunction]

@@ -1,0 +1,90 @@
+"""Which request an evaluation was computed from, kept privately.
+
+``HistoryReset`` must refuse an evaluation of another request: a verdict about
+one conversation says nothing about what may be removed from another. The
+evaluation therefore keeps a ``Provenance``: the request's newest wire items
+themselves and the ``content`` value of each, plus the item count — strong
+references, never a copy, a digest or a string built from them, and never
+exposed by ``to_dict()``, ``repr()``, replay records or observers.
+
+Strong references matter: ids alone would be reused once a request is freed,
+and the next request parsed by the same loop gets the same addresses in the
+same order, so a stale evaluation would look like a fresh one. An object the
+evaluation holds cannot be freed, so identity is proof.
+
+What it detects: another request; messages added, removed, replaced or
+reordered; a message's ``content`` reassigned. What it cannot see: a content
+list edited in place. The check costs one identity comparison per item.
+"""
+
+from __future__ import annotations
+
+from operator import is_
+from typing import Any, Optional, Sequence, Tuple
+
+__all__ = ["MAX_ITEMS", "Provenance", "capture", "items_of"]
+
+#: Items remembered, newest first. A reset only ever applies with full
+#: coverage, which the evaluator cannot reach beyond 512 messages; items older
+#: than this many are never the ones a verdict was about.
+MAX_ITEMS = 1024
+
+_NO_ITEMS: Tuple[Any, ...] = ()
+
+
+def items_of(request: Any, format: str) -> Sequence[Any]:
+    """The wire items of ``request`` (``messages``, or ``input`` for
+    Responses; a bare list is its own items). A Responses string input is one
+    item. Anything unreadable is no items."""
+    if isinstance(request, (list, tuple)):
+        return request
+    try:
+        value = request.get("input" if format == "responses" else "messages")
+    except Exception:
+        return _NO_ITEMS
+    if isinstance(value, (list, tuple)):
+        return value
+    if isinstance(value, str):
+        return (value,)
+    return _NO_ITEMS
+
+
+def _content(item: Any) -> Any:
+    return item.get("content") if type(item) is dict else None
+
+
+class Provenance:
+    """The private identity of the request an evaluation read."""
+
+    __slots__ = ("contents", "count", "format", "items")
+
+    def __init__(self, items: Sequence[Any], format: str) -> None:
+        tail = items[-MAX_ITEMS:]
+        self.format = format
+        self.count = len(items)
+        self.items = tuple(tail)
+        self.contents = tuple([_content(item) for item in tail])
+
+    def matches(self, request: Any, format: str) -> bool:
+        """Whether ``request`` (read as ``format``) holds exactly the items
+        this evaluation read, in order, with the same ``content`` values."""
+        if format != self.format:
+            return False
+        items = items_of(request, format)
+        if len(items) != self.count:
+            return False
+        tail = items[-MAX_ITEMS:]
+        if not all(map(is_, tail, self.items)):
+            return False
+        return all(map(is_, map(_content, tail), self.contents))
+
+    def __repr__(self) -> str:
+        # Never the items: they are the conversation.
+        return f"Provenance(format={self.format!r}, items={self.count})"
+
+
+def capture(request: Any, format: str) -> Optional[Provenance]:
+    """The provenance of a request just decoded as ``format``."""
+    if format not in ("openai", "anthropic", "responses"):
+        return None  # neutral requests are not what a reset rewrites
+    return Provenance(items_of(request, format), format)

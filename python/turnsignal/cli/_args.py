@@ -1,0 +1,42 @@
+"""Arguments several sub-commands share, defined once."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from typing import Any
+
+from turnsignal.wire import FORMATS
+
+__all__ = ["add_format", "add_implementation", "add_jobs", "add_rules_config"]
+
+
+def add_implementation(parser: Any) -> None:
+    parser.add_argument("--implementation", choices=("native", "python"),
+                        help="force an implementation (default: TURNSIGNAL_IMPLEMENTATION)")
+
+
+def add_jobs(parser: Any) -> None:
+    parser.add_argument("--jobs", "-j", type=_jobs, default=1, metavar="N",
+                        help="worker processes (default: 1; 0 = one per CPU)")
+
+
+def add_format(parser: Any, what: str = "the request") -> None:
+    parser.add_argument("--format", choices=FORMATS, default="auto",
+                        help=f"wire format of {what} (default: auto)")
+
+
+def add_rules_config(parser: Any) -> None:
+    parser.add_argument("--config", metavar="PATH",
+                        help="YAML/JSON file with routing.signals.topic_continuity rules "
+                             "(default: the embedded default rule)")
+
+
+def _jobs(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError("must be 0 or more")
+    return value or (os.cpu_count() or 1)

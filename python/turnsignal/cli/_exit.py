@@ -1,0 +1,134 @@
+"""The command line's one convention for errors and exit statuses.
+
+``main`` runs every sub-command's handler through :func:`run_handler`, so a
+command added later gets it without doing anything: a user error is one line
+on stderr naming the file and the problem (never a traceback), and the exit
+status means the same for every command (docs/cli.md has the table).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import sys
+import traceback
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator, Optional
+
+from turnsignal.errors import TurnsignalError
+
+__all__ = [
+    "EXIT_BROKEN_PIPE",
+    "EXIT_FAILED",
+    "EXIT_INTERNAL",
+    "EXIT_INTERRUPTED",
+    "EXIT_OK",
+    "EXIT_TERMINATED",
+    "EXIT_USAGE",
+    "CommandError",
+    "Terminated",
+    "fail",
+    "run_handler",
+]
+
+EXIT_OK = 0
+#: The command ran and its answer is "no": a failing vector, a bad line under
+#: ``--strict``, nothing found to evaluate.
+EXIT_FAILED = 1
+#: The user's input is wrong: arguments, a configuration, a file that cannot
+#: be read or written or is malformed. Nothing useful was produced.
+EXIT_USAGE = 2
+#: A bug in turnsignal (``EX_SOFTWARE``): one line, the traceback only with
+#: ``TURNSIGNAL_DEBUG=1``.
+EXIT_INTERNAL = 70
+#: 128 + the signal, as a shell reports a process the signal ended.
+EXIT_INTERRUPTED = 128 + signal.SIGINT
+EXIT_BROKEN_PIPE = 128 + 13  # SIGPIPE: the reader of the output went away
+EXIT_TERMINATED = 128 + signal.SIGTERM
+
+DEBUG_VAR = "TURNSIGNAL_DEBUG"
+
+
+class CommandError(Exception):
+    """A user error a command reports: ``message`` names the file and the
+    problem; ``status`` is the exit status (``EXIT_USAGE`` by default)."""
+
+    def __init__(self, message: str, status: int = EXIT_USAGE) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised like Ctrl-C so that every ``finally`` (a worker pool's
+    shutdown among them) runs."""
+
+
+def fail(message: str, status: int = EXIT_USAGE) -> int:
+    """Print ``turnsignal: <message>`` (each line of it) on stderr; return ``status``."""
+    for line in str(message).splitlines() or [""]:
+        print(f"turnsignal: {line}", file=sys.stderr)
+    return status
+
+
+def run_handler(handler: Callable[[argparse.Namespace], Any],
+                args: argparse.Namespace) -> int:
+    """Run one command under the convention; returns its exit status."""
+    try:
+        with _sigterm_raises():
+            status = int(handler(args) or 0)
+            sys.stdout.flush()  # a closed pipe shows here, not at interpreter exit
+            return status
+    except BrokenPipeError:
+        _silence_stdout()
+        return EXIT_BROKEN_PIPE
+    except KeyboardInterrupt as interrupt:
+        terminated = isinstance(interrupt, Terminated)
+        fail("terminated" if terminated else "interrupted")
+        return EXIT_TERMINATED if terminated else EXIT_INTERRUPTED
+    except CommandError as error:
+        return fail(str(error), error.status)
+    except TurnsignalError as error:  # ConfigError, WireFormatError, InputFileError
+        return fail(str(error))
+    except OSError as error:
+        return fail(describe_os_error(error))
+    except Exception as error:
+        if os.environ.get(DEBUG_VAR):
+            traceback.print_exc()
+        return fail(f"internal error ({type(error).__name__}); this is a bug in turnsignal;"
+                    f" {DEBUG_VAR}=1 shows the traceback", EXIT_INTERNAL)
+
+
+def describe_os_error(error: OSError, path: Optional[str] = None) -> str:
+    """``<file>: <problem>`` from an ``OSError``, without Python's decoration."""
+    where = path if path is not None else error.filename
+    problem = error.strerror or type(error).__name__
+    return f"{where}: {problem}" if where is not None else problem
+
+
+@contextmanager
+def _sigterm_raises() -> Iterator[None]:
+    """SIGTERM raises ``Terminated`` while the command runs (main thread only)."""
+    try:
+        previous = signal.signal(signal.SIGTERM, _raise_terminated)
+    except ValueError:  # not the main thread: leave signals alone
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _raise_terminated(signum: int, frame: Any) -> None:
+    raise Terminated()
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so the interpreter's final flush of the
+    broken pipe does not print a second error."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # stdout replaced by something without a descriptor
+        pass

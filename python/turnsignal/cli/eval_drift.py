@@ -1,0 +1,89 @@
+"""``turnsignal eval-drift FILE``: score the drift / stale-context classifier
+on labeled cases (the rules alone, or with a model)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Any, Optional
+
+from turnsignal.cli._io import fail
+from turnsignal.errors import ConfigError
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "eval-drift", help="score the drift / stale-context classifier on labeled cases",
+        description="Classify labeled cases (JSON Lines: {\"id\", \"label\": drift|"
+                    "stale_context|both|neither, \"request\": a wire-format body, optional "
+                    "\"format\", \"session_summary\", \"retrieved_evidence\", \"phase\", "
+                    "\"now\", \"split\"}; see docs/drift.md) and report precision and recall "
+                    "for drift and for stale_context separately (both counts for each), the "
+                    "confusion matrix, fallback and skip rates and the precision of the "
+                    "rules' own decisions. Without a model option only the deterministic "
+                    "rules run.")
+    parser.add_argument("paths", nargs="+", metavar="FILE", help="*.jsonl or *.jsonl.gz")
+    model = parser.add_mutually_exclusive_group()
+    model.add_argument("--openai-model", metavar="NAME",
+                       help="classify with this model through the openai client "
+                            "(OPENAI_API_KEY; --base-url for a compatible server)")
+    model.add_argument("--litellm-model", metavar="NAME",
+                       help="classify with this model through litellm.completion")
+    parser.add_argument("--base-url", metavar="URL",
+                        help="OpenAI-compatible endpoint (openai) or api_base (litellm)")
+    parser.add_argument("--timeout", type=_seconds, default=0.5, metavar="SECONDS",
+                        help="model budget per case, retry included (default: 0.5)")
+    parser.add_argument("--min-confidence", type=float, default=0.7, metavar="X",
+                        help="below it a model answer recommends ask_clarification")
+    parser.add_argument("--split", metavar="NAME", help="only the cases of this split")
+    parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    parser.set_defaults(handler=run)
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("must be a number of seconds") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError("must be a positive number of seconds")
+    return value
+
+
+def _model(args: argparse.Namespace) -> Optional[Any]:
+    from turnsignal.drift import LiteLLMModel, OpenAIModel
+
+    if args.openai_model:
+        import openai
+
+        client = openai.OpenAI(base_url=args.base_url,
+                               api_key=os.environ.get("OPENAI_API_KEY", "unset"))
+        return OpenAIModel(client, args.openai_model)
+    if args.litellm_model:
+        extra = {"api_base": args.base_url} if args.base_url else {}
+        return LiteLLMModel(args.litellm_model, **extra)
+    return None
+
+
+def run(args: argparse.Namespace) -> int:
+    from turnsignal.drift import DriftClassifier
+    from turnsignal.drift.evaluation import (
+        DriftDatasetError,
+        evaluate_cases,
+        read_cases,
+        render_json,
+        render_text,
+    )
+
+    try:
+        classifier = DriftClassifier(_model(args), timeout=args.timeout,
+                                     min_confidence=args.min_confidence)
+        cases = (case for case in read_cases(args.paths)
+                 if args.split is None or case.split == args.split)
+        report = evaluate_cases(cases, classifier)
+    except (DriftDatasetError, ConfigError, ValueError, TypeError, ImportError) as error:
+        return fail(str(error))
+    render = render_json if args.json else render_text
+    sys.stdout.write(render(report).rstrip("\n") + "\n")
+    return fail("no labeled case found", 1) if report.cases == 0 else 0

@@ -1,0 +1,41 @@
+"""``turnsignal eval --segmentation PATH...``: seed 002's topic-boundary
+experiment on Claude Code sessions, and segmentation metrics on labelled
+dialogues (see docs/segmentation.md)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from turnsignal.cli._io import fail
+from turnsignal.cli._report import write_report
+from turnsignal.errors import ConfigError
+
+
+def run(args: argparse.Namespace) -> int:
+    from turnsignal.offline.progress import progress_bar
+    from turnsignal.offline.segeval import run_experiment
+    from turnsignal.offline.segeval.report import render_json, render_markdown, render_text
+
+    bar = progress_bar(None, "sessions", counting="sessions")
+    try:
+        report = run_experiment(args.paths, config=args.config, rule=args.rule,
+                                progress=(lambda _: bar.update(0, 1)) if bar else None)
+    except (ConfigError, OSError, ValueError) as error:
+        return fail(str(error))
+    finally:
+        if bar is not None:
+            bar.close()
+    status = write_report(args, report, text=render_text, markdown=render_markdown,
+                          json=render_json, plots=_write_plots)
+    if status is not None:
+        return status
+    if report.sessions == 0 and not report.dialogues:
+        return fail("no Claude Code session or labelled case found", 1)
+    return 0
+
+
+def _write_plots(report: Any, folder: str) -> Any:
+    from turnsignal.offline.segeval.plots import write_plots
+
+    return write_plots(report, folder)

@@ -1,0 +1,136 @@
+"""``turnsignal segment FILE...``: topic segments of Claude Code sessions or
+of conversations (requests in any wire format), as JSON lines, with a
+human-readable summary on stderr."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import Any, List, Optional
+
+from turnsignal.cli._io import fail
+from turnsignal.errors import ConfigError
+from turnsignal.wire import FORMATS
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "segment", help="split sessions or conversations into topic segments",
+        description="Read Claude Code session logs (~/.claude/projects/*/*.jsonl, plain or "
+                    "gzipped) or conversations (JSON lines of requests in any wire format, "
+                    "or .json files) — files or folders searched recursively — and write "
+                    "one JSON line per segment: {\"source\", \"session\", \"segment\", "
+                    "\"first\", \"last\", \"messages\", \"turns\", \"reason\", \"confidence\", "
+                    "\"score\", \"started_at\", \"ended_at\"} (message indices, no text), "
+                    "or {\"source\", \"line\", \"error\"} for a request that cannot be read. "
+                    "Each human turn is judged only against the turns before it.")
+    parser.add_argument("paths", nargs="+", metavar="FILE|DIR")
+    parser.add_argument("--method", metavar="NAME",
+                        help="an evaluator version (lexical.1, or another the configuration "
+                             "accepts) or 'jaccard' (the seed chunker); default: the rule's "
+                             "evaluator, else lexical.1")
+    parser.add_argument("--config", metavar="PATH",
+                        help="YAML/JSON rules file (default: the embedded default rule)")
+    parser.add_argument("--rule", metavar="NAME",
+                        help="the rule of --config to use (default: its first rule)")
+    parser.add_argument("--threshold", type=float, metavar="T",
+                        help="Jaccard threshold of --method jaccard (default 0.3)")
+    parser.add_argument("--history", choices=("segment", "window"), default="segment",
+                        help="what an evaluator sees: all history since the last boundary "
+                             "(default) or only its window's turns")
+    parser.add_argument("--format", choices=FORMATS, default="auto",
+                        help="wire format of request lines (default: auto)")
+    parser.add_argument("--output", "-o", metavar="PATH",
+                        help="write segment lines here (default: stdout)")
+    parser.add_argument("--quiet", "-q", action="store_true", help="no summary on stderr")
+    parser.add_argument("--no-progress", action="store_true",
+                        help="never show the progress bar (it only shows on a terminal)")
+    parser.set_defaults(handler=run)
+
+
+def _rule(args: argparse.Namespace) -> Optional[Any]:
+    """The chosen rule object (``None``: the default rule)."""
+    if args.config is None:
+        if args.rule is not None:
+            raise ValueError("--rule needs --config")
+        return None
+    from turnsignal.topic_continuity import TopicContinuity
+
+    rules = TopicContinuity.from_config(args.config).rules
+    if not rules:
+        raise ValueError(f"{args.config}: no topic_continuity rule")
+    if args.rule is None:
+        return rules[0]
+    for rule in rules:
+        if rule.name == args.rule:
+            return rule
+    names = ", ".join(rule.name for rule in rules)
+    raise ValueError(f"no rule named {args.rule!r}; the configuration has {names}")
+
+
+def _segmenter(args: argparse.Namespace) -> Any:
+    from turnsignal.segmentation import Segmenter
+    from turnsignal.segmentation.rules import JACCARD, rule_evaluator
+
+    rule = _rule(args)
+    method = args.method or rule_evaluator(rule) or "lexical.1"
+    if method == JACCARD:
+        if rule is not None:
+            raise ValueError("--method jaccard takes no --config or --rule")
+        return Segmenter(method=method, threshold=args.threshold)
+    if args.threshold is not None:
+        raise ValueError("--threshold applies to --method jaccard only")
+    return Segmenter(method=method, rule=rule, history=args.history)
+
+
+def _total_size(paths: List[Any]) -> Optional[int]:
+    try:
+        return sum(os.path.getsize(path) for path in paths)
+    except OSError:
+        return None
+
+
+def run(args: argparse.Namespace) -> int:
+    from turnsignal.offline.progress import progress_bar
+    from turnsignal.segmentation.batch import SegmentSummary, segment_files
+    from turnsignal.sessions import find_files
+
+    try:
+        segmenter = _segmenter(args)
+        files = find_files(args.paths)
+    except (ConfigError, ValueError, OSError) as error:
+        return fail(str(error))
+    try:
+        output = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout
+    except OSError as error:
+        return fail(f"cannot open: {error}")
+    summary = SegmentSummary(segmenter)
+    bar = progress_bar(_total_size(files), "segment", enabled=not args.no_progress,
+                       counting="conversations")
+    errors: List[str] = []
+
+    def on_file(path: str, conversations: int) -> None:
+        if bar is not None:
+            bar.update(os.path.getsize(path) if os.path.exists(path) else 0, conversations)
+
+    try:
+        for record in segment_files(files, segmenter, summary, format=args.format,
+                                    on_file=on_file, on_error=errors.append):
+            output.write(json.dumps(record, ensure_ascii=False) + "\n")
+        output.flush()
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
+    finally:
+        if bar is not None:
+            bar.close()
+        if output is not sys.stdout:
+            output.close()
+    for message in errors:
+        fail(message)
+    if not args.quiet:
+        print(summary.render(), file=sys.stderr)
+    return 1 if errors or summary.conversations == 0 else 0

@@ -1,0 +1,159 @@
+"""Models: a small protocol and adapters for the ``openai`` and ``litellm`` clients.
+
+A model is any callable that takes the chat messages (a list of
+``{"role", "content"}`` dicts) and returns the answer text, directly or as an
+awaitable. A callable with a true ``supports_timeout`` attribute also receives
+``timeout=`` (seconds left in the budget) so that it can end its own request.
+The adapters below do, and never retry on their own: the latency budget
+(default 0.5 s) has no room for transport retries.
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any, Awaitable, Dict, List, Mapping, Optional, Protocol, Union
+
+from turnsignal.drift.schema import JSON_SCHEMA
+
+__all__ = ["LiteLLMModel", "Model", "OpenAIModel", "is_async_model"]
+
+Messages = List[Dict[str, str]]
+_FORMATS = ("json_object", "json_schema", None)
+
+
+class Model(Protocol):
+    def __call__(self, messages: Messages) -> Union[str, Awaitable[str]]: ...
+
+
+def is_async_model(model: Any) -> bool:
+    """True when calling ``model`` returns an awaitable (an ``async def``
+    function or object, or an adapter built on an async client)."""
+    flag = getattr(model, "is_async", None)
+    if isinstance(flag, bool):
+        return flag
+    call = getattr(model, "__call__", None)  # noqa: B004 - objects with async __call__
+    return inspect.iscoroutinefunction(model) or inspect.iscoroutinefunction(call)
+
+
+def _response_format(kind: Union[str, Mapping[str, Any], None]) -> Optional[Dict[str, Any]]:
+    if isinstance(kind, Mapping):
+        return dict(kind)
+    if kind not in _FORMATS:
+        raise ValueError("response_format must be 'json_object', 'json_schema', None "
+                         "or a mapping passed as is")
+    if kind == "json_object":
+        return {"type": "json_object"}
+    if kind == "json_schema":
+        return {"type": "json_schema",
+                "json_schema": {"name": "drift_decision", "strict": True, "schema": JSON_SCHEMA}}
+    return None
+
+
+def _answer_text(response: Any) -> str:
+    """``choices[0].message.content`` of a chat completion (an object or a dict)."""
+    choice = response.choices[0] if not isinstance(response, Mapping) else \
+        response["choices"][0]
+    message = choice.message if not isinstance(choice, Mapping) else choice["message"]
+    content = message.content if not isinstance(message, Mapping) else message.get("content")
+    return content if isinstance(content, str) else ""
+
+
+class _ChatAdapter:
+    supports_timeout = True
+    is_async = False
+
+    def __init__(self, model: str, *, response_format: Union[str, Mapping[str, Any], None],
+                 temperature: Optional[float], max_tokens: Optional[int],
+                 options: Dict[str, Any]) -> None:
+        if not isinstance(model, str) or not model:
+            raise ValueError("model must be a non-empty model name")
+        self.model = model
+        self._arguments: Dict[str, Any] = dict(options)
+        fmt = _response_format(response_format)
+        if fmt is not None:
+            self._arguments["response_format"] = fmt
+        if temperature is not None:
+            self._arguments["temperature"] = temperature
+        if max_tokens is not None:
+            self._arguments["max_tokens"] = max_tokens
+
+    def _request(self, messages: Messages, timeout: Optional[float]) -> Dict[str, Any]:
+        request = {"model": self.model, "messages": messages, **self._arguments}
+        if timeout is not None:
+            request["timeout"] = timeout
+        return request
+
+    def __repr__(self) -> str:
+        kind = "async" if self.is_async else "sync"
+        return f"{type(self).__name__}({self.model!r}, {kind})"
+
+
+class OpenAIModel(_ChatAdapter):
+    """Chat Completions through the official ``openai`` client — OpenAI, or any
+    OpenAI-compatible server (vLLM, a LiteLLM proxy, ...) through its
+    ``base_url``. Pass ``openai.OpenAI(...)`` or ``openai.AsyncOpenAI(...)``.
+
+    ``response_format``: ``"json_object"`` (JSON mode, the default),
+    ``"json_schema"`` (structured outputs with the strict schema, where the
+    server supports it), ``None`` for servers without either, or a mapping
+    sent as is. ``options`` are passed to ``chat.completions.create``.
+    """
+
+    def __init__(self, client: Any, model: str, *,
+                 response_format: Union[str, Mapping[str, Any], None] = "json_object",
+                 temperature: Optional[float] = 0.0, max_tokens: Optional[int] = 512,
+                 **options: Any) -> None:
+        super().__init__(model, response_format=response_format, temperature=temperature,
+                         max_tokens=max_tokens, options=options)
+        try:
+            import openai
+        except ImportError:
+            raise ImportError("OpenAIModel needs openai: pip install 'turnsignal[drift]'") from None
+        if not isinstance(client, (openai.OpenAI, openai.AsyncOpenAI)):
+            raise TypeError("client must be an openai.OpenAI or openai.AsyncOpenAI client")
+        self.client = client.with_options(max_retries=0)
+        self.is_async = isinstance(client, openai.AsyncOpenAI)
+
+    def __call__(self, messages: Messages, *, timeout: Optional[float] = None) -> Any:
+        request = self._request(messages, timeout)
+        if self.is_async:
+            return self._acall(request)
+        return _answer_text(self.client.chat.completions.create(**request))
+
+    async def _acall(self, request: Dict[str, Any]) -> str:
+        return _answer_text(await self.client.chat.completions.create(**request))
+
+
+class LiteLLMModel(_ChatAdapter):
+    """``litellm.completion`` (or ``litellm.acompletion`` with
+    ``asynchronous=True``) for any provider LiteLLM routes to, e.g.
+    ``LiteLLMModel("gpt-4o-mini")`` or ``LiteLLMModel("openai/my-model",
+    api_base="http://127.0.0.1:8000/v1")``. ``drop_params=True`` (default)
+    lets LiteLLM drop ``response_format`` for providers without JSON mode.
+    ``options`` are passed to every call. LiteLLM is imported here, not on the
+    first request, so its import time never eats a request's budget.
+    """
+
+    def __init__(self, model: str, *, asynchronous: bool = False,
+                 response_format: Union[str, Mapping[str, Any], None] = "json_object",
+                 temperature: Optional[float] = 0.0, max_tokens: Optional[int] = 512,
+                 drop_params: bool = True, **options: Any) -> None:
+        options.setdefault("num_retries", 0)
+        options["drop_params"] = drop_params
+        super().__init__(model, response_format=response_format, temperature=temperature,
+                         max_tokens=max_tokens, options=options)
+        try:
+            import litellm
+        except ImportError:
+            raise ImportError("LiteLLMModel needs litellm: pip install litellm") from None
+        self._complete = litellm.acompletion if asynchronous else litellm.completion
+        self.is_async = bool(asynchronous)
+
+    def __call__(self, messages: Messages, *, timeout: Optional[float] = None) -> Any:
+        request = self._request(messages, timeout)
+        if self.is_async:
+            return self._acall(request)
+        return _answer_text(self._complete(**request))
+
+    async def _acall(self, request: Dict[str, Any]) -> str:
+        return _answer_text(await self._complete(**request))

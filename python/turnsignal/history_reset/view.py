@@ -1,0 +1,85 @@
+"""The structure of a request, item by item: what a reset needs to know.
+
+A reset never reads text. Per wire item it needs four facts: whether it is an
+instruction (kept always), whether it starts a user turn (the same rule as the
+evaluator's ``starts_turn``: a user message with anything but tool results),
+the tool-call ids it opens and the tool-result ids it answers. Each format's
+scanner produces them as one ``Item`` per wire item; the plan and the
+validators only ever look at these.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, List, NamedTuple, Sequence, Tuple
+
+__all__ = ["ASSISTANT", "CALL", "INSTRUCTION", "OUTPUT", "TOOL", "USER", "Item", "Unsafe",
+           "View", "call_id", "role_name", "user_message"]
+
+# Item kinds. Chat formats use USER / ASSISTANT / TOOL; Responses adds CALL and
+# OUTPUT items, which stand on their own next to messages.
+INSTRUCTION = "instruction"
+USER = "user"
+ASSISTANT = "assistant"
+TOOL = "tool"
+CALL = "call"
+OUTPUT = "output"
+
+_NONE: Tuple[str, ...] = ()
+
+
+class Unsafe(Exception):
+    """The request cannot be rewritten safely (e.g. history held by reference).
+    Carries no text: it becomes the ``would_be_invalid`` gate."""
+
+
+class Item(NamedTuple):
+    kind: str
+    starts_turn: bool = False
+    calls: Tuple[str, ...] = _NONE
+    results: Tuple[str, ...] = _NONE
+
+
+class View(NamedTuple):
+    """The scanned items of a request, in wire order."""
+
+    items: Tuple[Item, ...]
+
+    def conversational(self) -> List[int]:
+        return [index for index, item in enumerate(self.items) if item.kind != INSTRUCTION]
+
+    def turn_starts(self) -> List[int]:
+        return [index for index, item in enumerate(self.items)
+                if item.starts_turn and item.kind != INSTRUCTION]
+
+
+def scan(items: Sequence[Any], scan_item: Callable[[Any], Item]) -> View:
+    return View(tuple([scan_item(item) for item in items]))
+
+
+def role_name(item: Any) -> str:
+    """The role as the decoders read it: trimmed and lowercased."""
+    role = item.get("role")
+    if not isinstance(role, str):
+        raise Unsafe("role")
+    return role.strip().lower()
+
+
+_USER_TURN = Item(USER, True)
+_USER_EMPTY = Item(USER)
+
+
+def user_message(content: Any) -> Item:
+    """A user message of OpenAI Chat or Responses. The decoders' rule: a
+    string (even "") is one text block, a list one block per part; no content
+    is no block, and no turn."""
+    if isinstance(content, str) or (isinstance(content, (list, tuple)) and content):
+        return _USER_TURN
+    return _USER_EMPTY
+
+
+def call_id(value: Any) -> str:
+    """A tool-call or tool-result id. A missing, empty or non-string id cannot
+    be paired, so the request is not one a reset may rewrite."""
+    if isinstance(value, str) and value:
+        return value
+    raise Unsafe("id")

@@ -1,0 +1,68 @@
+"""``replay_files``: logs in, a folder of records and the summary out."""
+
+from __future__ import annotations
+
+import time
+from typing import List, Optional, Sequence
+
+from turnsignal.config import ConfigSource
+from turnsignal.offline.ray.batches import TEXT_COLUMN
+from turnsignal.offline.ray.dataset import DEFAULT_BATCH_SIZE, Concurrency, map_replay
+from turnsignal.offline.ray.sink import DEFAULT_ROWS_PER_FILE, ReplaySink, check_output_dir
+from turnsignal.offline.ray.source import check_parquet_columns, expand_inputs, read_log
+from turnsignal.offline.ray.tally import Key
+from turnsignal.offline.replay import build_signal
+from turnsignal.offline.summary import ReplaySummary
+
+__all__ = ["check_run", "replay_files"]
+
+
+def check_run(inputs: Sequence[str], output_dir: str, *,
+              config: Optional[ConfigSource] = None, column: str = TEXT_COLUMN,
+              implementation: Optional[str] = None) -> List[str]:
+    """The input files, after the checks a run makes before any work, in
+    this order: ``ConfigError``; a missing input (``FileNotFoundError``); a
+    Parquet file without the text ``column`` (``ValueError``); an output that
+    is not a missing or empty folder (``FileExistsError``)."""
+    build_signal(config, implementation)
+    files = [name for group in expand_inputs(inputs) for name in group]
+    check_parquet_columns(files, column)
+    check_output_dir(output_dir)
+    return files
+
+
+def replay_files(inputs: Sequence[str], output_dir: str, *,
+                 config: Optional[ConfigSource] = None, format: str = "auto",
+                 output_format: str = "jsonl", column: str = TEXT_COLUMN,
+                 concurrency: Concurrency = None, batch_size: int = DEFAULT_BATCH_SIZE,
+                 rows_per_file: int = DEFAULT_ROWS_PER_FILE,
+                 implementation: Optional[str] = None) -> ReplaySummary:
+    """Replay every line of ``inputs`` (files or folders: JSON lines, plain
+    or ``.gz``, and ``.parquet`` with the lines in ``column``) on the current
+    Ray cluster, write one record per line into ``output_dir`` (which must be
+    missing or empty) and return the summary of the local engine.
+
+    The problems ``check_run`` finds are raised before anything is read or
+    written. Bad lines never raise.
+    """
+    files = check_run(inputs, output_dir, config=config, column=column,
+                      implementation=implementation)
+    replayed = map_replay(read_log(files, column=column, lines_per_block=batch_size),
+                          config, format=format, column=TEXT_COLUMN, batch_size=batch_size,
+                          concurrency=concurrency, implementation=implementation, tally=True)
+    sink = ReplaySink(output_dir, file_format=output_format, rows_per_file=rows_per_file)
+    started = time.perf_counter()
+    # Like reads, writes reserve no CPU, so they never wait for the actors.
+    replayed.write_datasink(sink, ray_remote_args={"num_cpus": 0})
+    elapsed = time.perf_counter() - started
+    if sink.tally is None:  # pragma: no cover - Ray always completes the write
+        raise RuntimeError("the Ray write finished without reporting its rows")
+    return sink.tally.to_summary(elapsed, label=_line if len(files) == 1 else _located)
+
+
+def _line(key: Key) -> object:
+    return key[1]
+
+
+def _located(key: Key) -> str:
+    return f"{key[0]}:{key[1]}"

@@ -1,0 +1,54 @@
+"""What can be segmented, reduced to one shape: the messages, which of them
+are judged turns, what kind each is, and their timestamps when known."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, NamedTuple, Optional, Sequence, Tuple
+
+from turnsignal.model import Conversation, Message
+from turnsignal.sessions.model import MessageKind, Session, Thread, kinds_of
+from turnsignal.wire import decode
+
+__all__ = ["SegmentInput", "segment_input"]
+
+
+class SegmentInput(NamedTuple):
+    messages: Tuple[Message, ...]
+    kinds: Tuple[MessageKind, ...]
+    judged: Tuple[int, ...]  # indices of the turns a segmenter judges, ascending
+    timestamps: Optional[Tuple[Optional[datetime], ...]]
+
+
+def _from_thread(thread: Thread) -> SegmentInput:
+    return SegmentInput(thread.messages, tuple(item.kind for item in thread.info),
+                        thread.human_turns(), tuple(item.timestamp for item in thread.info))
+
+
+def _from_messages(messages: Sequence[Message]) -> SegmentInput:
+    messages = tuple(messages)
+    kinds = kinds_of(messages)
+    judged = tuple(index for index, kind in enumerate(kinds) if kind is MessageKind.HUMAN)
+    return SegmentInput(messages, kinds, judged, None)
+
+
+def _all_messages(value: Any) -> bool:
+    return isinstance(value, (list, tuple)) and bool(value) and all(
+        isinstance(item, Message) for item in value)
+
+
+def segment_input(source: Any, format: str = "auto") -> SegmentInput:
+    """A ``Session``, ``Thread``, ``Conversation``, a sequence of neutral
+    ``Message`` values, or a request body in any wire format (decoded whole,
+    raising ``WireFormatError`` when it is not valid)."""
+    if isinstance(source, Session):
+        return _from_thread(source.main)
+    if isinstance(source, Thread):
+        return _from_thread(source)
+    if isinstance(source, Conversation):
+        return _from_messages(source.messages)
+    if isinstance(source, (list, tuple)) and not source:
+        return SegmentInput((), (), (), None)
+    if _all_messages(source):
+        return _from_messages(source)
+    return _from_messages(decode(source, format).messages)

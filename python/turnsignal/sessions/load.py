@@ -1,0 +1,77 @@
+"""Files and folders → sessions, whatever they hold: Claude Code logs or
+requests. A folder is searched recursively for ``*.jsonl``, ``*.jsonl.gz``
+and ``*.json`` files (sorted). A JSON-lines file is a Claude Code log when
+its first JSON line is a Claude Code line, else one request per line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Iterable, Iterator, List, Union
+
+from turnsignal.sessions._lines import PathLike, open_log
+from turnsignal.sessions.claude_code import looks_like_claude_code, read_claude_code_lines
+from turnsignal.sessions.model import Session
+from turnsignal.sessions.requests import BadLine, sessions_from_json, sessions_from_lines
+
+__all__ = ["SUFFIXES", "find_files", "is_claude_code_file", "read_path", "read_paths"]
+
+SUFFIXES = (".jsonl", ".jsonl.gz", ".json", ".json.gz")
+_PEEK_LINES = 50
+
+
+def find_files(paths: Iterable[PathLike]) -> List[Path]:
+    """The files named by ``paths``; folders searched recursively (sorted).
+    Raises ``FileNotFoundError`` for a path that does not exist."""
+    files: List[Path] = []
+    for path in map(Path, paths):
+        if path.is_dir():
+            files.extend(sorted(p for p in path.rglob("*")
+                                if p.is_file() and p.name.endswith(SUFFIXES)))
+        elif path.exists():
+            files.append(path)
+        else:
+            raise FileNotFoundError(f"no such file or directory: {path}")
+    return files
+
+
+def _first_value(lines: Iterable[bytes]) -> object:
+    for count, raw in enumerate(lines):
+        if count >= _PEEK_LINES:
+            break
+        if raw.strip():
+            try:
+                return json.loads(raw)
+            except ValueError:
+                continue
+    return None
+
+
+def is_claude_code_file(path: PathLike) -> bool:
+    """Whether the first JSON line of the file is a Claude Code log line."""
+    try:
+        with open_log(path) as stream:
+            return looks_like_claude_code(_first_value(stream))
+    except (OSError, EOFError):
+        return False
+
+
+def read_path(path: PathLike, format: str = "auto") -> Iterator[Union[Session, BadLine]]:
+    """The sessions of one file; ``OSError`` when it cannot be opened."""
+    name = str(path)
+    if name.endswith((".json", ".json.gz")):
+        with open_log(path) as stream:
+            yield from sessions_from_json(stream.read(), name, format)
+        return
+    if is_claude_code_file(path):
+        with open_log(path) as stream:
+            yield read_claude_code_lines(stream, source=name)
+        return
+    with open_log(path) as stream:
+        yield from sessions_from_lines(stream, name, format)
+
+
+def read_paths(paths: Iterable[PathLike], format: str = "auto"
+               ) -> Iterator[Union[Session, BadLine]]:
+    for path in find_files(paths):
+        yield from read_path(path, format)

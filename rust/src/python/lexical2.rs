@@ -1,0 +1,224 @@
+//! The lexical.2 primitives (`crate::lexical2`) for Python: the live turn
+//! as `LiveTurn2` (made by `doc::live_turn2` on the request path), and the
+//! functions the differential tests compare with the reference.
+
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use super::primitives::{flags_tuple, hold, hold_seq, strs, total, FlagsTuple};
+use super::run;
+use crate::lexical2::{self, LiveAnalysis2, LiveCues};
+
+/// One rendered section of `data/lexicons.toml`: its name, lists, constants, rules.
+type Section = (
+    &'static str,
+    &'static [(&'static str, &'static [&'static str])],
+    &'static [(&'static str, f64)],
+    &'static [(&'static str, &'static [lexical2::lexicon::SuffixRule])],
+);
+
+/// The word lists, constants and suffix rules the core was built with, by
+/// evaluator: `{"lexical1": {"stopwords": [...], ..., "constants": {...},
+/// "rules": {...}}}`. Tests compare them with the Python lists rendered from
+/// the same data file.
+#[pyfunction]
+fn lexicons(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
+    let out = PyDict::new(py);
+    let sections: [Section; 2] = [
+        (
+            "lexical1",
+            crate::lexicon::ALL_LISTS,
+            crate::lexicon::ALL_CONSTANTS,
+            &[],
+        ),
+        (
+            "lexical2",
+            lexical2::lexicon::ALL_LISTS,
+            lexical2::lexicon::ALL_CONSTANTS,
+            lexical2::lexicon::ALL_RULES,
+        ),
+    ];
+    for (name, lists, constants, rules) in sections {
+        let section = PyDict::new(py);
+        for (list, items) in lists {
+            section.set_item(list, items.to_vec())?;
+        }
+        let values = PyDict::new(py);
+        for (constant, value) in constants {
+            values.set_item(constant, value)?;
+        }
+        section.set_item("constants", values)?;
+        let suffixes = PyDict::new(py);
+        for (rule, items) in rules {
+            suffixes.set_item(rule, items.to_vec())?;
+        }
+        section.set_item("rules", suffixes)?;
+        out.set_item(name, section)?;
+    }
+    Ok(out)
+}
+
+type CuesTuple = (usize, u8, bool, bool, bool, bool, bool);
+
+/// (lead, request, addition, polar, pronoun, dependency, question).
+pub(crate) fn cues_tuple(c: &LiveCues) -> CuesTuple {
+    (
+        c.lead,
+        c.request,
+        c.addition,
+        c.polar,
+        c.pronoun,
+        c.dependency,
+        c.question,
+    )
+}
+
+/// The live turn as lexical.2 sees it; created by `analyze_live2`.
+#[pyclass(frozen, module = "turnsignal._native", name = "LiveTurn2")]
+pub struct LiveTurn2 {
+    inner: LiveAnalysis2,
+}
+
+impl LiveTurn2 {
+    pub(crate) fn new(inner: LiveAnalysis2) -> Self {
+        LiveTurn2 { inner }
+    }
+
+    pub(crate) fn analysis(&self) -> &LiveAnalysis2 {
+        &self.inner
+    }
+}
+
+#[pymethods]
+impl LiveTurn2 {
+    #[getter]
+    fn term_count(&self) -> usize {
+        self.inner.base.term_count()
+    }
+    #[getter]
+    fn entity_count(&self) -> usize {
+        self.inner.base.entity_count()
+    }
+    #[getter]
+    fn capped(&self) -> bool {
+        self.inner.base.capped
+    }
+    #[getter]
+    fn content_term_count(&self) -> usize {
+        self.inner.content.len()
+    }
+    #[getter]
+    fn prose_terms(&self) -> usize {
+        self.inner.prose_terms
+    }
+    /// (lead, request, addition, polar, pronoun, dependency, question).
+    #[getter]
+    fn cues(&self) -> CuesTuple {
+        cues_tuple(&self.inner.cues)
+    }
+    /// (strong_reference, weak_reference, acknowledgement, change_marker, marker_ambiguous).
+    #[getter]
+    fn flags(&self) -> FlagsTuple {
+        flags_tuple(&self.inner.flags)
+    }
+    fn __repr__(&self) -> String {
+        format!(
+            "LiveTurn2(term_count={}, entity_count={}, content_term_count={}, capped={})",
+            self.inner.base.term_count(),
+            self.inner.base.entity_count(),
+            self.inner.content.len(),
+            if self.inner.base.capped {
+                "True"
+            } else {
+                "False"
+            }
+        )
+    }
+}
+
+#[pyfunction]
+fn analyze_live2(py: Python<'_>, segments: &Bound<'_, PyAny>) -> PyResult<LiveTurn2> {
+    let h = hold_seq(segments, "segments")?;
+    let s = strs(&h);
+    let inner = run(py, total(&s), || lexical2::analyze_live2(&s))?;
+    Ok(LiveTurn2 { inner })
+}
+
+#[pyfunction]
+fn score_prior2(
+    py: Python<'_>,
+    live: &Bound<'_, LiveTurn2>,
+    segments: &Bound<'_, PyAny>,
+    tool_names: &Bound<'_, PyAny>,
+    newest: bool,
+) -> PyResult<(f64, f64, bool, bool, f64)> {
+    let h = hold_seq(segments, "segments")?;
+    let t = hold_seq(tool_names, "tool_names")?;
+    let (s, t) = (strs(&h), strs(&t));
+    let live = &live.get().inner;
+    run(py, total(&s) + total(&t), || {
+        lexical2::score_prior2(live, &s, &t, newest)
+    })
+}
+
+// -- primitives, for the differential tests ---------------------------------
+
+#[pyfunction]
+fn stem(py: Python<'_>, word: &Bound<'_, PyAny>) -> PyResult<String> {
+    let h = hold(word, "word")?;
+    let w = h.as_str();
+    run(py, w.len(), || lexical2::stem(w))
+}
+
+#[pyfunction]
+fn phrase_flags2(py: Python<'_>, segments: &Bound<'_, PyAny>) -> PyResult<FlagsTuple> {
+    let h = hold_seq(segments, "segments")?;
+    let s = strs(&h);
+    let f = run(py, total(&s), || lexical2::phrase_flags2(&s))?;
+    Ok(flags_tuple(&f))
+}
+
+#[pyfunction]
+fn live_cues(py: Python<'_>, segments: &Bound<'_, PyAny>) -> PyResult<CuesTuple> {
+    let h = hold_seq(segments, "segments")?;
+    let s = strs(&h);
+    let c = run(py, total(&s), || lexical2::live_cues(&s))?;
+    Ok(cues_tuple(&c))
+}
+
+#[pyfunction]
+fn content_terms(py: Python<'_>, segments: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+    let h = hold_seq(segments, "segments")?;
+    let s = strs(&h);
+    run(py, total(&s), || {
+        lexical2::analyze_live2(&s).content.sorted()
+    })
+}
+
+#[pyfunction]
+fn definite_heads(py: Python<'_>, segments: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+    let h = hold_seq(segments, "segments")?;
+    let s = strs(&h);
+    run(py, total(&s), || lexical2::analyze_live2(&s).heads())
+}
+
+#[pyfunction]
+fn recent_act(py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<u8> {
+    let h = hold(text, "text")?;
+    let t = h.as_str();
+    run(py, t.len(), || lexical2::recent_act(t) as u8)
+}
+
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<LiveTurn2>()?;
+    m.add_function(wrap_pyfunction!(lexicons, m)?)?;
+    m.add_function(wrap_pyfunction!(analyze_live2, m)?)?;
+    m.add_function(wrap_pyfunction!(score_prior2, m)?)?;
+    m.add_function(wrap_pyfunction!(stem, m)?)?;
+    m.add_function(wrap_pyfunction!(phrase_flags2, m)?)?;
+    m.add_function(wrap_pyfunction!(live_cues, m)?)?;
+    m.add_function(wrap_pyfunction!(content_terms, m)?)?;
+    m.add_function(wrap_pyfunction!(definite_heads, m)?)?;
+    m.add_function(wrap_pyfunction!(recent_act, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,257 @@
+//! The per-turn calls of the topic-continuity walk (see
+//! `python/turnsignal/_reference/doc.py` and `doc_lexical2.py`): one crossing
+//! per turn; the texts of the turn are borrowed from the `Doc`, windowed and
+//! analysed with the GIL released (`run`).
+
+use pyo3::prelude::*;
+use pyo3::types::PyTuple;
+
+use crate::evidence::{live_window, prior_window, strs, PriorWindow};
+use crate::phrases::PhraseFlags;
+
+use super::doc::{excluded, Doc, LiveInputs, PriorInputs};
+use super::lexical2::{cues_tuple, LiveTurn2};
+use super::primitives::{flags_tuple, LiveTurn};
+use super::run;
+
+/// `(analysis, byte_count, truncated, excluded, opaque_only, term_count,
+/// entity_count, capped, prose_terms, the five phrase flags, extra...)`.
+#[allow(clippy::too_many_arguments)]
+fn live_tuple<'py>(
+    py: Python<'py>,
+    analysis: Bound<'py, PyAny>,
+    w: (usize, bool, bool, bool),
+    counts: (usize, usize, bool, usize),
+    flags: &PhraseFlags,
+    extra: &[Bound<'py, PyAny>],
+) -> PyResult<Bound<'py, PyTuple>> {
+    let (byte_count, truncated, excluded, opaque_only) = w;
+    let (terms, entities, capped, prose) = counts;
+    let numbers = (
+        byte_count,
+        truncated,
+        excluded,
+        opaque_only,
+        terms,
+        entities,
+        capped,
+        prose,
+    )
+        .into_pyobject(py)?;
+    let flags = flags_tuple(flags).into_pyobject(py)?;
+    let items: Vec<Bound<'py, PyAny>> = std::iter::once(analysis)
+        .chain(numbers.iter())
+        .chain(flags.iter())
+        .chain(extra.iter().cloned())
+        .collect();
+    PyTuple::new(py, items)
+}
+
+/// The live turn (messages `start..`): `(analysis, byte_count, truncated,
+/// excluded, opaque_only, term_count, entity_count, capped, prose_terms,
+/// strong_reference, weak_reference, acknowledgement, change_marker,
+/// marker_ambiguous)`.
+#[pyfunction]
+pub fn live_turn<'py>(
+    py: Python<'py>,
+    doc: &Bound<'py, Doc>,
+    start: usize,
+    max_turn_bytes: usize,
+) -> PyResult<Bound<'py, PyTuple>> {
+    let inputs = LiveInputs::gather(py, doc.get(), start)?;
+    let texts = strs(&inputs.texts);
+    let bytes: usize = texts.iter().map(|t| t.len()).sum();
+    let (w, (analysis, prose, flags)) = run(py, bytes, || {
+        let w = live_window(&texts, inputs.has_opaque, max_turn_bytes);
+        let analysed = crate::score::analyze_live_turn(&w.segments);
+        ((w.byte_count, w.truncated, w.opaque_only), analysed)
+    })?;
+    let counts = (
+        analysis.term_count(),
+        analysis.entity_count(),
+        analysis.capped,
+        prose,
+    );
+    let live = Bound::new(py, LiveTurn::new(analysis))?.into_any();
+    live_tuple(
+        py,
+        live,
+        (w.0, w.1, inputs.excluded, w.2),
+        counts,
+        &flags,
+        &[],
+    )
+}
+
+/// The live turn as lexical.2 reads it: `live_turn`'s fields (the analysis
+/// a `LiveTurn2`, the flags with lexical.2's lexicons), then the cues
+/// `(lead, request, addition, polar, pronoun, dependency, question)` and the
+/// number of content terms.
+#[pyfunction]
+pub fn live_turn2<'py>(
+    py: Python<'py>,
+    doc: &Bound<'py, Doc>,
+    start: usize,
+    max_turn_bytes: usize,
+) -> PyResult<Bound<'py, PyTuple>> {
+    let inputs = LiveInputs::gather(py, doc.get(), start)?;
+    let texts = strs(&inputs.texts);
+    let bytes: usize = texts.iter().map(|t| t.len()).sum();
+    let (w, analysis) = run(py, bytes, || {
+        let w = live_window(&texts, inputs.has_opaque, max_turn_bytes);
+        let analysed = crate::lexical2::analyze_live2(&w.segments);
+        ((w.byte_count, w.truncated, w.opaque_only), analysed)
+    })?;
+    let counts = (
+        analysis.base.term_count(),
+        analysis.base.entity_count(),
+        analysis.base.capped,
+        analysis.prose_terms,
+    );
+    let flags = analysis.flags;
+    let extra = [
+        cues_tuple(&analysis.cues).into_pyobject(py)?.into_any(),
+        analysis.content.len().into_pyobject(py)?.into_any(),
+    ];
+    let live = Bound::new(py, LiveTurn2::new(analysis))?.into_any();
+    live_tuple(
+        py,
+        live,
+        (w.0, w.1, inputs.excluded, w.2),
+        counts,
+        &flags,
+        &extra,
+    )
+}
+
+/// What `read_prior` read of a turn: `(byte_count, truncated,
+/// tool_cap_reached, excluded, what `analyse` made of its window)`.
+type PriorRead<T> = (i64, bool, bool, bool, T);
+
+/// One prior turn (messages `start..end`) read by `analyse`: its upper
+/// bound, and unless that exceeds `budget` (then the turn is not read),
+/// `(byte_count, truncated, tool_cap_reached, excluded, what `analyse` made
+/// of its window)`.
+#[allow(clippy::too_many_arguments)]
+fn read_prior<T, F>(
+    py: Python<'_>,
+    doc: &Bound<'_, Doc>,
+    start: usize,
+    end: usize,
+    max_turn_bytes: usize,
+    include_assistant: bool,
+    budget: i64,
+    analyse: F,
+) -> PyResult<(usize, Option<PriorRead<T>>)>
+where
+    T: Send,
+    F: FnOnce(&PriorWindow<'_>) -> T + Send,
+{
+    let doc = doc.get();
+    let inputs = PriorInputs::gather(py, doc, start, end, include_assistant)?;
+    let bound = inputs.upper_bound(max_turn_bytes);
+    if (bound as i64) > budget {
+        return Ok((bound, None));
+    }
+    let excluded = excluded(doc.messages(start, end).flat_map(|(_, b)| b.iter()));
+    let (user, assistant) = (strs(&inputs.user), strs(&inputs.assistant));
+    let bytes = user.iter().chain(assistant.iter()).map(|t| t.len()).sum();
+    let names = &inputs.names;
+    let (w, analysed) = run(py, bytes, || {
+        let w = prior_window(&user, &assistant, names, inputs.calls, max_turn_bytes);
+        let analysed = analyse(&w);
+        ((w.byte_count as i64, w.truncated, w.tool_cap), analysed)
+    })?;
+    let (byte_count, truncated, tool_cap) = w;
+    Ok((
+        bound,
+        Some((byte_count, truncated, tool_cap, excluded, analysed)),
+    ))
+}
+
+type PriorResult = (usize, i64, bool, bool, bool, f64, f64, bool);
+
+/// One prior turn (messages `start..end`): `(upper_bound, byte_count,
+/// truncated, tool_cap_reached, excluded, lexical, entity, capped)`; when
+/// its upper bound exceeds `budget` the turn is not read (`byte_count` -1).
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+pub fn prior_turn(
+    py: Python<'_>,
+    doc: &Bound<'_, Doc>,
+    live: &Bound<'_, LiveTurn>,
+    start: usize,
+    end: usize,
+    max_turn_bytes: usize,
+    include_assistant: bool,
+    budget: i64,
+) -> PyResult<PriorResult> {
+    let live = &live.get().inner;
+    let (bound, read) = read_prior(
+        py,
+        doc,
+        start,
+        end,
+        max_turn_bytes,
+        include_assistant,
+        budget,
+        |w| crate::score::score_prior(live, &w.segments, &w.names),
+    )?;
+    Ok(match read {
+        None => (bound, -1, false, false, false, 0.0, 0.0, false),
+        Some((size, truncated, tool_cap, excluded, (lexical, entity, capped))) => (
+            bound, size, truncated, tool_cap, excluded, lexical, entity, capped,
+        ),
+    })
+}
+
+type PriorResult2 = (usize, i64, bool, bool, bool, f64, f64, bool, bool, f64, u8);
+
+/// One prior turn as lexical.2 reads it: `prior_turn`'s fields, then the
+/// definite reference, and for the `newest` turn the recent overlap and the
+/// act of its last assistant segment (0.0 and 0 otherwise, and when the
+/// turn is not read).
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+pub fn prior_turn2(
+    py: Python<'_>,
+    doc: &Bound<'_, Doc>,
+    live: &Bound<'_, LiveTurn2>,
+    start: usize,
+    end: usize,
+    max_turn_bytes: usize,
+    include_assistant: bool,
+    budget: i64,
+    newest: bool,
+) -> PyResult<PriorResult2> {
+    let live = live.get().analysis();
+    let (bound, read) = read_prior(
+        py,
+        doc,
+        start,
+        end,
+        max_turn_bytes,
+        include_assistant,
+        budget,
+        |w| {
+            let scored = crate::lexical2::score_prior2(live, &w.segments, &w.names, newest);
+            let act = match w.segments[w.user_segments..].last() {
+                Some(text) if newest => crate::lexical2::recent_act(text) as u8,
+                _ => 0,
+            };
+            (scored, act)
+        },
+    )?;
+    Ok(match read {
+        None => (
+            bound, -1, false, false, false, 0.0, 0.0, false, false, 0.0, 0,
+        ),
+        Some((size, truncated, tool_cap, excluded, (scored, act))) => {
+            let (lexical, entity, capped, definite, overlap) = scored;
+            (
+                bound, size, truncated, tool_cap, excluded, lexical, entity, capped, definite,
+                overlap, act,
+            )
+        }
+    })
+}

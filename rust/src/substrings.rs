@@ -1,0 +1,120 @@
+//! Substring markers (lexical.2 §3.2): markers in scripts that do not
+//! separate words (zh, ja, ko) are found inside a run's token text.
+
+use crate::phrases::Token;
+
+/// Occurrences of `markers` in the run texts of the tokens `t` (their texts
+/// are slices of `texts`): `(token index, negated)` for each, run by run.
+/// A run text is its tokens' texts joined by one space; an occurrence
+/// belongs to the token holding its first character, and is negated when a
+/// `negations` occurrence starts before it and overlaps the `lookback`
+/// characters just before it.
+pub fn substring_matches(
+    t: &[Token],
+    texts: &str,
+    markers: &[&str],
+    negations: &[&str],
+    lookback: usize,
+) -> Vec<(usize, bool)> {
+    let mut found = Vec::new();
+    if markers.is_empty() {
+        return found;
+    }
+    let mut run_text = String::new();
+    let mut owners: Vec<(usize, usize)> = Vec::new(); // (byte start in run text, token index)
+    let mut start = 0;
+    while start < t.len() {
+        let run = t[start].run;
+        let mut end = start;
+        run_text.clear();
+        owners.clear();
+        while end < t.len() && t[end].run == run {
+            if end > start {
+                run_text.push(' ');
+            }
+            owners.push((run_text.len(), end));
+            run_text.push_str(&texts[t[end].start..t[end].end]);
+            end += 1;
+        }
+        if !run_text.is_ascii() {
+            for marker in markers {
+                let mut from = 0;
+                while let Some(at) = run_text[from..].find(marker).map(|i| i + from) {
+                    let owner = owners[owners.partition_point(|&(b, _)| b <= at) - 1].1;
+                    found.push((owner, negated(&run_text, at, negations, lookback)));
+                    from = at + run_text[at..].chars().next().map_or(1, char::len_utf8);
+                }
+            }
+        }
+        start = end;
+    }
+    found
+}
+
+/// Whether a `negations` occurrence starts before byte `at` and overlaps the
+/// `lookback` characters just before it.
+fn negated(text: &str, at: usize, negations: &[&str], lookback: usize) -> bool {
+    negations.iter().any(|negation| {
+        let back = lookback + negation.chars().count() - 1;
+        let from = text[..at]
+            .char_indices()
+            .rev()
+            .nth(back.saturating_sub(1))
+            .map_or(0, |(i, _)| i);
+        let from = if back == 0 { at } else { from };
+        text[from..].find(negation).is_some_and(|i| from + i < at)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::phrases::{tokens_of_view, Tokens};
+
+    fn matches(text: &str, markers: &[&str], negations: &[&str]) -> Vec<(usize, bool)> {
+        let mut toks = Tokens::default();
+        tokens_of_view(text, false, &mut toks);
+        substring_matches(&toks.toks, &toks.text, markers, negations, 4)
+    }
+
+    #[test]
+    fn finds_markers_inside_and_across_tokens() {
+        assert_eq!(
+            matches("我有一个新问题", &["新问题"], &[]),
+            vec![(0, false)]
+        );
+        assert_eq!(
+            matches("ok 我有新问题 新问题", &["新问题"], &[]),
+            vec![(1, false), (2, false)]
+        );
+        assert_eq!(
+            matches("저는 다른 질문이 있어요", &["다른 질문"], &[]),
+            vec![(1, false)]
+        );
+        assert_eq!(matches("plain ascii", &["新问题"], &[]), vec![]);
+        assert_eq!(
+            matches("新新新", &["新新"], &[]),
+            vec![(0, false), (0, false)]
+        );
+    }
+
+    #[test]
+    fn negation_within_the_lookback() {
+        assert_eq!(
+            matches("这不是新问题", &["新问题"], &["不"]),
+            vec![(0, true)]
+        );
+        assert_eq!(
+            matches("不太清楚我的新问题", &["新问题"], &["不"]),
+            vec![(0, false)]
+        );
+        assert_eq!(
+            matches("不一二三新问题", &["新问题"], &["不"]),
+            vec![(0, true)]
+        );
+        assert_eq!(
+            matches("不一二三四新问题", &["新问题"], &["不"]),
+            vec![(0, false)]
+        );
+    }
+}

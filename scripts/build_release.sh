@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# The release build: a portable Linux wheel and a small sdist, both checked.
+#
+#   scripts/build_release.sh [OUT_DIR]        # default: dist/
+#
+# The wheel targets manylinux2014 (manylinux_2_17, glibc 2.17): maturin links
+# it with zig (from the `ziglang` package on PyPI, so no system toolchain is
+# needed) against glibc 2.17's symbols, and `auditwheel show` must confirm
+# the tag. One abi3 wheel serves CPython 3.9 and later. `pip wheel .` would
+# tag a wheel plain `linux` (PyPI refuses those); a build on this machine
+# without zig would need glibc 2.34 or later.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out="${1:-dist}"
+mkdir -p "$out"
+
+python3 -m pip install --quiet "maturin>=1.5,<2" "ziglang>=0.11" "auditwheel>=6"  # the release extra
+rm -f "$out"/turnsignal-*.whl "$out"/turnsignal-*.tar.gz
+
+python3 -m maturin build --release --zig --compatibility manylinux2014 --out "$out"
+python3 -m maturin sdist --out "$out"
+
+wheel="$(ls "$out"/turnsignal-*.whl)"
+sdist="$(ls "$out"/turnsignal-*.tar.gz)"
+echo "== auditwheel show $wheel"
+report="$(python3 -m auditwheel show "$wheel")"
+echo "$report"
+case "$wheel" in
+    *manylinux_2_17*|*manylinux2014*) ;;
+    *) echo "error: the wheel is not tagged manylinux_2_17: $wheel" >&2; exit 1 ;;
+esac
+if ! grep -q 'manylinux_2_17_x86_64\|manylinux_2_17_aarch64\|"manylinux_2_17' <<<"$report"; then
+    echo "error: auditwheel does not confirm manylinux_2_17" >&2
+    exit 1
+fi
+
+size="$(stat -c %s "$sdist")"
+echo "== sdist $sdist: $size bytes"
+if [ "$size" -gt 1048576 ]; then
+    echo "error: the sdist is larger than 1 MiB" >&2
+    exit 1
+fi
+
+echo "== the wheel installs and loads its native core in a fresh environment"
+venv="$(mktemp -d)"
+trap 'rm -rf "$venv"' EXIT
+python3 -m venv --system-site-packages "$venv"
+"$venv/bin/python" -m pip install --quiet --no-deps --force-reinstall "$wheel"
+(cd "$venv" && "$venv/bin/python" - <<'PY'
+import turnsignal
+assert turnsignal.IMPLEMENTATION == "native", turnsignal.IMPLEMENTATION
+assert turnsignal.__file__.startswith(__import__("sys").prefix), turnsignal.__file__
+evaluation = turnsignal.TopicContinuity().evaluate({"messages": [
+    {"role": "user", "content": "Refactor the routing module so plugins load lazily"},
+    {"role": "assistant", "content": "Done. The loader now defers plugin initialization."},
+    {"role": "user", "content": "New topic: suggest a weekend hiking trail near Seattle"}]})
+assert evaluation.results[0].reason.value == "change_explicit_marker"
+print("ok:", turnsignal.__version__, turnsignal.IMPLEMENTATION)
+PY
+)

@@ -1,0 +1,393 @@
+"""HistoryReset: each gate, their order, the arguments, and worked examples
+in each wire format (the properties are in test_history_reset_properties.py)."""
+
+from __future__ import annotations
+
+import copy
+import json
+import uuid
+from types import MappingProxyType
+from typing import Any, Dict, List
+
+import pytest
+
+import turnsignal
+from turnsignal import (
+    Coverage,
+    HistoryReset,
+    Reason,
+    ResetGate,
+    Results,
+    Router,
+    TopicContinuity,
+)
+
+CHANGE = "New topic: plan a weekend hiking trip in the mountains with friends"
+FOLLOW_UP = "Now make parse_config in config_loader.go also accept comments"
+
+
+def chat(live: str = CHANGE, secret: str = "") -> Dict[str, Any]:
+    return {"model": "gpt-test", "messages": [
+        {"role": "system", "content": f"You are a coding agent. {secret}"},
+        {"role": "user", "content": f"Fix parse_config in config_loader.go {secret}"},
+        {"role": "assistant", "content": None, "tool_calls": [
+            {"id": "call_1", "type": "function",
+             "function": {"name": "read_file", "arguments": '{"path": "config_loader.go"}'}}]},
+        {"role": "tool", "tool_call_id": "call_1", "content": f"func parseConfig() {secret}"},
+        {"role": "assistant", "content": "parse_config in config_loader.go now accepts commas."},
+        {"role": "developer", "content": "Prefer short answers."},
+        {"role": "user", "content": "Run the tests for config_loader.go"},
+        {"role": "assistant", "content": "All 12 tests pass."},
+        {"role": "user", "content": live},
+    ]}
+
+
+@pytest.fixture
+def signal(implementation: str) -> TopicContinuity:
+    return TopicContinuity(implementation=implementation)
+
+
+def roles(request: Dict[str, Any], key: str = "messages") -> List[str]:
+    return [item.get("role", item.get("type")) for item in request[key]]
+
+
+# -- the happy path, per format ------------------------------------------------
+
+def test_openai_change_keeps_instructions_and_the_live_turn(signal: TopicContinuity) -> None:
+    request = chat()
+    before = copy.deepcopy(request)
+    outcome = HistoryReset().apply(request, signal.evaluate(request))
+    assert outcome.applied and outcome.gate is ResetGate.APPLIED
+    assert roles(outcome.request) == ["system", "developer", "user"]
+    assert outcome.request["messages"][-1] is request["messages"][-1]  # shared, not copied
+    assert outcome.request["model"] == "gpt-test"
+    assert (outcome.removed_messages, outcome.removed_turns, outcome.kept_prior_turns) == (6, 2, 0)
+    assert request == before and outcome.request is not request
+
+
+def test_openai_bare_list_stays_a_list(signal: TopicContinuity) -> None:
+    request = chat()["messages"]
+    outcome = HistoryReset().apply(request, signal.evaluate(request, "openai"), "openai")
+    assert outcome.applied and isinstance(outcome.request, list)
+    assert [m["role"] for m in outcome.request] == ["system", "developer", "user"]
+
+
+def test_a_read_only_mapping_gives_a_new_dict(signal: TopicContinuity) -> None:
+    request = MappingProxyType(chat())
+    outcome = HistoryReset().apply(request, signal.evaluate(request))
+    assert outcome.applied and type(outcome.request) is dict
+
+
+def anthropic(live_blocks: List[Dict[str, Any]]) -> Dict[str, Any]:
+    return {"model": "claude-test", "max_tokens": 64, "system": "You are a coding agent.",
+            "messages": [
+                {"role": "user", "content": "Fix parse_config in config_loader.go"},
+                {"role": "assistant", "content": "Done: it accepts trailing commas now."},
+                {"role": "user", "content": "Check the tests of config_loader.go"},
+                {"role": "assistant", "content": [
+                    {"type": "text", "text": "Running them."},
+                    {"type": "tool_use", "id": "toolu_1", "name": "run_tests", "input": {}}]},
+                {"role": "user", "content": live_blocks},
+            ]}
+
+
+def test_anthropic_change(signal: TopicContinuity) -> None:
+    request = anthropic([{"type": "text", "text": CHANGE}])
+    request["messages"][3]["content"] = "They pass."  # no tool call this time
+    outcome = HistoryReset().apply(request, signal.evaluate(request))
+    assert outcome.applied and roles(outcome.request) == ["user"]
+    assert outcome.request["system"] == "You are a coding agent."
+
+
+def test_anthropic_result_sharing_the_live_message_keeps_its_turn(
+        signal: TopicContinuity) -> None:
+    # The live message answers the previous turn's tool_use and starts a new
+    # topic: that turn must stay, or the tool_result would be orphaned (400).
+    request = anthropic([{"type": "tool_result", "tool_use_id": "toolu_1", "content": "ok"},
+                         {"type": "text", "text": CHANGE}])
+    evaluation = signal.evaluate(request)
+    assert evaluation.results[0].reason is Reason.EXPLICIT_MARKER
+    outcome = HistoryReset().apply(request, evaluation)
+    assert outcome.applied
+    assert outcome.request["messages"] == request["messages"][2:]
+    assert (outcome.removed_turns, outcome.kept_prior_turns) == (1, 1)
+
+
+def test_anthropic_unanswered_call_in_a_kept_turn_keeps_everything(
+        signal: TopicContinuity) -> None:
+    request = anthropic([{"type": "tool_result", "tool_use_id": "toolu_1", "content": "ok"},
+                         {"type": "text", "text": CHANGE}])
+    request["messages"][3]["content"].append(
+        {"type": "tool_use", "id": "toolu_2", "name": "lint", "input": {}})
+    outcome = HistoryReset().apply(request, signal.evaluate(request))
+    assert outcome.gate is ResetGate.WOULD_BE_INVALID and outcome.request is request
+
+
+def test_anthropic_result_reaching_the_first_turn_removes_nothing(
+        signal: TopicContinuity) -> None:
+    request = anthropic([{"type": "tool_result", "tool_use_id": "toolu_1", "content": "ok"},
+                         {"type": "text", "text": CHANGE}])
+    del request["messages"][:2]  # the tool_use is now in the only prior turn
+    outcome = HistoryReset().apply(request, signal.evaluate(request))
+    assert outcome.gate is ResetGate.NOTHING_TO_REMOVE and not outcome.applied
+
+
+def responses_request(live: str = CHANGE) -> Dict[str, Any]:
+    return {"model": "gpt-test", "instructions": "You are a coding agent.", "input": [
+        {"role": "developer", "content": "Prefer short answers."},
+        {"role": "user", "content": "Fix parse_config in config_loader.go"},
+        {"type": "reasoning", "id": "rs_1", "summary": []},
+        {"type": "function_call", "call_id": "call_1", "name": "read_file",
+         "arguments": '{"path": "config_loader.go"}'},
+        {"type": "function_call_output", "call_id": "call_1", "output": "func parseConfig()"},
+        {"type": "message", "role": "assistant",
+         "content": [{"type": "output_text", "text": "Fixed."}]},
+        {"role": "user", "content": live},
+    ]}
+
+
+def test_responses_change(signal: TopicContinuity) -> None:
+    request = responses_request()
+    outcome = HistoryReset().apply(request, signal.evaluate(request))
+    assert outcome.applied
+    assert outcome.request["input"] == [request["input"][0], request["input"][-1]]
+    assert outcome.request["instructions"] == "You are a coding agent."
+
+
+def test_responses_history_by_reference_is_never_rewritten(signal: TopicContinuity) -> None:
+    request = responses_request()
+    evaluation = signal.evaluate(request)
+    referenced = dict(request, previous_response_id="resp_1")  # same items, server history
+    outcome = HistoryReset().apply(referenced, evaluation)
+    assert outcome.gate is ResetGate.WOULD_BE_INVALID
+    assert HistoryReset().apply(referenced, signal.evaluate(referenced)).gate \
+        is ResetGate.FALLBACK
+
+
+def test_a_preamble_and_an_orphan_tool_message_go_with_the_history(
+        signal: TopicContinuity) -> None:
+    # What trim_messages can leave behind (langchain#33245): a leading orphan.
+    request = chat()
+    request["messages"].insert(1, {"role": "tool", "tool_call_id": "gone", "content": "x"})
+    outcome = HistoryReset().apply(request, signal.evaluate(request))
+    assert outcome.applied and roles(outcome.request) == ["system", "developer", "user"]
+    assert outcome.removed_messages == 7
+
+
+# -- the gates, one by one and in order -------------------------------------------
+
+def with_result(evaluation: turnsignal.TopicContinuityEvaluation, **changes: Any,
+                ) -> turnsignal.TopicContinuityEvaluation:
+    """The same evaluation (same provenance) with its result edited: the only
+    way to reach gates that real results never trip."""
+    evaluation.results = Results([evaluation.results[0]._replace(**changes)])
+    return evaluation
+
+
+def test_missing_result() -> None:
+    request = chat()
+    assert HistoryReset().apply(request, None).gate is ResetGate.MISSING_RESULT
+    empty = Router({"routing": {"decisions": []}}).evaluate(request)
+    assert HistoryReset().apply(request, empty).gate is ResetGate.MISSING_RESULT
+
+
+def test_wrong_signal(signal: TopicContinuity) -> None:
+    request = chat()
+    evaluation = signal.evaluate(request)
+    assert HistoryReset(rule="other").apply(request, evaluation).gate is ResetGate.WRONG_SIGNAL
+    assert HistoryReset().apply(request, evaluation.to_dict()).gate is ResetGate.WRONG_SIGNAL
+    router = Router({"routing": {"signals": {"conversation": [
+        {"name": "many", "feature": {"type": "count", "source": {"type": "message"}},
+         "predicate": {"gte": 1}}]}}})
+    assert HistoryReset().apply(request, router.evaluate(request).conversation).gate \
+        is ResetGate.WRONG_SIGNAL
+
+
+def test_the_rule_is_chosen_by_name(implementation: str) -> None:
+    signal = TopicContinuity([{"name": "strict", "thresholds": {"change": 0.0}},
+                              {"name": "topic_boundary"}], implementation=implementation)
+    request = chat()
+    evaluation = signal.evaluate(request)
+    assert HistoryReset(rule="topic_boundary").apply(request, evaluation).applied
+    assert HistoryReset(rule="strict").apply(request, evaluation).applied  # marker: 0.9
+
+
+def test_unsupported_version(signal: TopicContinuity) -> None:
+    request = chat()
+    evaluation = with_result(signal.evaluate(request), evaluator_version="lexical.2")
+    assert HistoryReset().apply(request, evaluation).gate is ResetGate.UNSUPPORTED_VERSION
+    evaluation = with_result(signal.evaluate(request), schema_version="v2")
+    assert HistoryReset().apply(request, evaluation).gate is ResetGate.UNSUPPORTED_VERSION
+
+
+def test_not_from_request(signal: TopicContinuity) -> None:
+    request = chat()
+    evaluation = signal.evaluate(request)
+    reset = HistoryReset()
+    assert reset.apply(chat(), evaluation).gate is ResetGate.NOT_FROM_REQUEST  # equal, not same
+    assert reset.apply(request, evaluation.results[0]).gate is ResetGate.NOT_FROM_REQUEST
+    assert reset.apply(request, evaluation, "anthropic").gate is ResetGate.NOT_FROM_REQUEST
+    messages = signal.evaluate_messages(turnsignal.decode(request).messages)
+    assert reset.apply(request, messages).gate is ResetGate.NOT_FROM_REQUEST
+    grown = dict(request, messages=[*request["messages"], {"role": "user", "content": "hi"}])
+    assert reset.apply(grown, evaluation).gate is ResetGate.NOT_FROM_REQUEST
+    request["messages"][-1]["content"] = FOLLOW_UP  # edited after the evaluation
+    assert reset.apply(request, evaluation).gate is ResetGate.NOT_FROM_REQUEST
+
+
+def test_a_stale_evaluation_is_refused_even_when_ids_are_recycled(
+        signal: TopicContinuity) -> None:
+    # Parsing the next request where the last one was freed reuses its
+    # addresses in order; the evaluation holds its items, so none is freed.
+    body = json.dumps(chat())
+    evaluation = signal.evaluate(json.loads(body))
+    for _ in range(20):
+        outcome = HistoryReset().apply(json.loads(body), evaluation)
+        assert outcome.gate is ResetGate.NOT_FROM_REQUEST
+
+
+def test_fallback(signal: TopicContinuity) -> None:
+    request = chat()
+    evaluation = signal.evaluate(request, history_available=False)
+    assert HistoryReset().apply(request, evaluation).gate is ResetGate.FALLBACK
+
+
+def test_not_change(signal: TopicContinuity) -> None:
+    request = chat(FOLLOW_UP)
+    outcome = HistoryReset().apply(request, signal.evaluate(request))
+    assert outcome.gate is ResetGate.NOT_CHANGE and outcome.request is request
+
+
+def test_coverage(signal: TopicContinuity) -> None:
+    request = chat()
+    evaluation = with_result(signal.evaluate(request), coverage=Coverage.WINDOW)
+    assert HistoryReset().apply(request, evaluation).gate is ResetGate.COVERAGE
+    assert HistoryReset(require_coverage="window").apply(request, evaluation).applied
+
+
+def test_low_confidence(signal: TopicContinuity) -> None:
+    request = chat()
+    assert HistoryReset(min_confidence=0.95).apply(
+        request, signal.evaluate(request)).gate is ResetGate.LOW_CONFIDENCE
+    evaluation = with_result(signal.evaluate(request), confidence=float("nan"))
+    assert HistoryReset(min_confidence=0.0).apply(
+        request, evaluation).gate is ResetGate.LOW_CONFIDENCE
+
+
+def test_reason_not_allowed(signal: TopicContinuity) -> None:
+    request = chat()
+    evaluation = signal.evaluate(request)
+    assert HistoryReset(reasons=["change_disjoint"]).apply(
+        request, evaluation).gate is ResetGate.REASON_NOT_ALLOWED
+    assert HistoryReset(reasons=[Reason.EXPLICIT_MARKER]).apply(request, evaluation).applied
+
+
+def test_gates_are_checked_in_the_documented_order(signal: TopicContinuity) -> None:
+    request = chat(FOLLOW_UP)
+    stale = with_result(signal.evaluate(chat()), evaluator_version="x", fallback=True)
+    assert HistoryReset().apply(request, stale).gate is ResetGate.UNSUPPORTED_VERSION
+    other = signal.evaluate(chat(), history_available=False)
+    assert HistoryReset().apply(request, other).gate is ResetGate.NOT_FROM_REQUEST
+    evaluation = with_result(signal.evaluate(request), coverage=Coverage.PARTIAL,
+                             confidence=0.1)
+    assert HistoryReset().apply(request, evaluation).gate is ResetGate.NOT_CHANGE
+    assert list(turnsignal.history_reset.GATE_ORDER)[:4] == [
+        ResetGate.MISSING_RESULT, ResetGate.WRONG_SIGNAL, ResetGate.UNSUPPORTED_VERSION,
+        ResetGate.NOT_FROM_REQUEST]
+
+
+class Exploding(dict):
+    """A message whose role reads fine once (evaluation) and then raises,
+    whichever way it is read (the decoders read a mapping by subscript)."""
+
+    reads = 0
+
+    @staticmethod
+    def _read(key: Any) -> None:
+        if key == "role":
+            Exploding.reads += 1
+            if Exploding.reads > 1:
+                raise RuntimeError("boom")
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        self._read(key)
+        return super().get(key, default)
+
+    def __getitem__(self, key: Any) -> Any:
+        self._read(key)
+        return super().__getitem__(key)
+
+
+def test_on_error(signal: TopicContinuity) -> None:
+    request = chat()
+    request["messages"][2] = Exploding(request["messages"][2])
+    Exploding.reads = 0
+    evaluation = signal.evaluate(request)
+    outcome = HistoryReset().apply(request, evaluation)
+    assert outcome.gate is ResetGate.ERROR and outcome.request is request
+    with pytest.raises(RuntimeError):
+        HistoryReset(on_error="raise").apply(request, evaluation)
+
+
+# -- arguments --------------------------------------------------------------------
+
+@pytest.mark.parametrize("kwargs, error", [
+    ({"min_confidence": True}, TypeError), ({"min_confidence": "0.6"}, TypeError),
+    ({"min_confidence": float("nan")}, ValueError), ({"min_confidence": 1.5}, ValueError),
+    ({"reasons": "change_disjoint"}, TypeError), ({"reasons": ["nope"]}, ValueError),
+    ({"reasons": ["continuation_lexical"]}, ValueError), ({"reasons": []}, ValueError),
+    ({"require_coverage": "most"}, ValueError), ({"on_error": "ignore"}, ValueError),
+    ({"rule": 3}, TypeError),
+])
+def test_bad_arguments(kwargs: Dict[str, Any], error: type) -> None:
+    with pytest.raises(error):
+        HistoryReset(**kwargs)
+
+
+@pytest.mark.parametrize("format", ["neutral", "OPENAI", None])
+def test_bad_format(format: Any) -> None:
+    with pytest.raises(ValueError):
+        HistoryReset().apply(chat(), None, format)
+
+
+# -- apply_turn, the outcome, the router ----------------------------------------------
+
+def test_apply_turn_holds_the_decision_through_a_tool_loop(signal: TopicContinuity) -> None:
+    request = chat()
+    first = HistoryReset().apply_turn(request, signal)
+    assert first.applied and first.basis == "request"
+    loop = dict(request, messages=[*request["messages"],
+        {"role": "assistant", "content": None, "tool_calls": [
+            {"id": "call_9", "type": "function",
+             "function": {"name": "search_trails", "arguments": "{}"}}]},
+        {"role": "tool", "tool_call_id": "call_9", "content": "3 trails found"}])
+    assert signal.evaluate(loop).results[0].reason is Reason.TOOL_EXCHANGE
+    assert not HistoryReset().apply(loop, signal.evaluate(loop)).applied
+    later = HistoryReset().apply_turn(loop, signal)
+    assert later.applied and later.basis == "turn_opening"
+    assert later.removed_messages == first.removed_messages
+    assert later.request["messages"] == [*first.request["messages"], *loop["messages"][-2:]]
+    follow = dict(loop, messages=[*loop["messages"][:-3], {"role": "user", "content": FOLLOW_UP},
+                                  *loop["messages"][-2:]])
+    assert HistoryReset().apply_turn(follow, signal).gate is ResetGate.NOT_CHANGE
+
+
+def test_router_evaluations_work_too(implementation: str) -> None:
+    router = Router({"routing": {"signals": {"topic_continuity": [{"name": "topic_boundary"}]}}},
+                    implementation=implementation)
+    request = chat()
+    assert HistoryReset().apply(request, router.evaluate(request)).applied
+    assert HistoryReset().apply_turn(request, router).applied
+
+
+def test_the_outcome_carries_no_content(signal: TopicContinuity) -> None:
+    secret = f"SECRET_{uuid.uuid4().hex}"
+    request = chat(secret=secret)
+    evaluation = signal.evaluate(request)
+    outcome = HistoryReset().apply(request, evaluation)
+    assert outcome.applied
+    shown = repr(outcome) + json.dumps(outcome.to_dict()) + repr(evaluation) \
+        + repr(evaluation._provenance) + json.dumps(evaluation.to_dict())
+    assert secret not in shown
+    assert set(outcome.to_dict()) == {"applied", "gate", "removed_messages", "removed_turns",
+                                      "kept_prior_turns", "basis"}
