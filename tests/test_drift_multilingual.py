@@ -89,6 +89,21 @@ def test_common_non_marker_use_is_not_drift(implementation: str, language: str,
     assert decision.classification is not Classification.DRIFT
 
 
+@pytest.mark.parametrize("language, live", [
+    ("zh", "我们不要换个话题，继续说索引。"),             # negated: 不 just before it
+    ("es", "No es un cambio de tema, sigue con el índice."),
+    ("de", "Das ist kein Themenwechsel, bleib beim Index."),
+    ("fr", "Ce n'est pas un changement de sujet, reste sur l'index."),
+    ("zh", "“换个话题”是什么意思？"),                    # quoted
+    ("en", "As I said, new topic: plan a team lunch for Friday"),  # points back too
+])
+def test_negated_quoted_or_conflicting_marker_is_not_drift(implementation: str, language: str,
+                                                          live: str) -> None:
+    history = LANGUAGES.get(language, LANGUAGES["es"])[0]
+    decision = _rules_only(implementation).classify(_request(history, live))
+    assert decision.basis is not Basis.TOPIC_CHANGE_MARKER
+
+
 @pytest.mark.parametrize("language, history, live", _cases(1))
 def test_lexical1_knows_english_markers_only(implementation: str, language: str,
                                              history: List[str], live: str) -> None:
