@@ -8,6 +8,7 @@ import os
 import sys
 from typing import Any, Dict, Optional
 
+from turnsignal.cli._args import add_rule_choice
 from turnsignal.cli._io import fail
 from turnsignal.errors import ConfigError
 
@@ -36,12 +37,9 @@ def register(subparsers: Any) -> None:
                         help="model budget per case, retry included (default: 0.5)")
     parser.add_argument("--min-confidence", type=float, default=0.7, metavar="X",
                         help="below it a model answer recommends ask_clarification")
-    parser.add_argument("--config", metavar="PATH",
-                        help="YAML/JSON file whose routing.signals.topic_continuity rule the "
-                             "explicit-marker rule reads (default: drift_markers, lexical.2, "
-                             "explicit markers only)")
-    parser.add_argument("--rule", metavar="NAME",
-                        help="the rule of --config to read (default: its first rule)")
+    add_rule_choice(parser, "YAML/JSON file whose routing.signals.topic_continuity rule the "
+                            "explicit-marker rule reads (default: drift_markers, lexical.2, "
+                            "explicit markers only)")
     parser.add_argument("--split", metavar="NAME", help="only the cases of this split")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.set_defaults(handler=run)
