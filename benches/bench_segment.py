@@ -1,7 +1,7 @@
 """Segmentation throughput: a 10,000-turn conversation (20,000 messages)
-segmented by the lexical.1 evaluator (native; the pure-Python fallback on
-the first 1,000 turns, to compare per turn) and by the Jaccard chunker, and
-the 273 real Claude Code sessions read and segmented.
+segmented by the lexical.1 and lexical.2 evaluators (native; the pure-Python
+fallback on the first 1,000 turns, to compare per turn) and by the Jaccard
+chunker, and the 273 real Claude Code sessions read and segmented.
 
 Run: ``pytest benches/bench_segment.py --benchmark-only``. The extra_info
 records the turns judged and the boundaries found, so a run that judged
@@ -51,11 +51,12 @@ def long_conversation() -> List[Message]:
     return conversation(TURNS)
 
 
-def test_evaluator_segmentation(benchmark: Any, implementation: str,
+@pytest.mark.parametrize("method", ["lexical.1", "lexical.2"])
+def test_evaluator_segmentation(benchmark: Any, implementation: str, method: str,
                                 long_conversation: List[Message]) -> None:
     turns = TURNS if implementation == "native" else TURNS // 10
     messages = long_conversation[:2 * turns]
-    segmenter = Segmenter(implementation=implementation)
+    segmenter = Segmenter(method=method, implementation=implementation)
     result = benchmark.pedantic(segmenter.segment, args=(messages,), rounds=3, iterations=1)
     assert len(result.judgements) == turns
     benchmark.extra_info.update(turns=turns, segments=len(result),
@@ -98,7 +99,7 @@ def test_read_claude_code_sessions(benchmark: Any) -> None:
                                 turns=sum(len(s.human_turns()) for s in sessions))
 
 
-@pytest.mark.parametrize("method", ["lexical.1", "jaccard"])
+@pytest.mark.parametrize("method", ["lexical.1", "lexical.2", "jaccard"])
 def test_segment_claude_code_sessions(benchmark: Any, method: str) -> None:
     files = [p for p in find_files([_sessions_folder()]) if is_claude_code_file(p)]
     sessions = [read_claude_code(p) for p in files]

@@ -81,5 +81,7 @@ def test_replay_doc_examples_run_on_the_shipped_log(tmp_path: Path, implementati
     output = io.StringIO()
     with contextlib.redirect_stdout(output), contextlib.redirect_stderr(io.StringIO()):
         for block in python_blocks(ROOT / "docs" / "replay.md"):
+            if "import ray" in block:
+                continue  # needs a Ray cluster: tests/test_replay_ray.py runs it
             exec(compile(block, "docs/replay.md:example", "exec"), {})
     assert output.getvalue().splitlines()[0].startswith("[5, 6] ")

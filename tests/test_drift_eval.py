@@ -15,7 +15,7 @@ from drift_helpers import HISTORY, answer
 from drift_stub_server import StubServer, reply, serving, status
 from turnsignal import TopicContinuity
 from turnsignal.cli import main
-from turnsignal.drift import DriftClassifier
+from turnsignal.drift import DEFAULT_TOPIC_RULE, Basis, DriftClassifier
 from turnsignal.drift.evaluation import evaluate_cases, read_cases
 
 LABELED = ROOT / "tests" / "data" / "drift" / "labeled.jsonl"
@@ -49,17 +49,41 @@ def test_labeled_set_shape() -> None:
     assert {case["split"] for case in cases} == {"tune", "test"}
 
 
+def _marker_rule(rule: Any, implementation: str) -> DriftClassifier:
+    return DriftClassifier(topic_continuity=TopicContinuity([rule],
+                                                            implementation=implementation))
+
+
 def test_deterministic_layer_precision_on_the_labeled_set(implementation: str) -> None:
-    classifier = DriftClassifier(topic_continuity=TopicContinuity(implementation=implementation))
+    classifier = _marker_rule(DEFAULT_TOPIC_RULE, implementation)
     report = evaluate_cases(read_cases([LABELED]), classifier).overall
-    # Measured 1.000 on both splits (docs/drift.md); the floors catch regressions.
-    assert report["rules_precision"] >= 0.9
-    assert report["drift"]["precision"] >= 0.9
-    assert report["stale_context"]["precision"] >= 0.9
+    # Every decision the rules take alone must be right (docs/drift.md); the
+    # recall floors catch regressions.
+    assert report["rules_precision"] == 1.0
+    assert report["drift"]["precision"] == 1.0
+    assert report["stale_context"]["precision"] == 1.0
     assert report["drift"]["recall"] >= 0.3
     assert report["stale_context"]["recall"] >= 0.25
     assert report["rules_decisions"] >= 40
     assert report["fallback_rate"] == 0.0
+
+
+def test_default_marker_rule_against_lexical1_on_the_labeled_set(implementation: str) -> None:
+    """The default marker rule (lexical.2) finds every marker lexical.1 finds,
+    plus the one drift turn of the set whose marker only lexical.2 knows (the
+    Korean "다른 질문"); the other languages' drift turns are phrased with words
+    lexical.2 leaves out on purpose ("otra pregunta" alone, 另外, …)."""
+    def marked(rule: Any) -> set:
+        classifier = _marker_rule(rule, implementation)
+        return {case.id for case in read_cases([LABELED])
+                if classifier.classify(case.request, format=case.format,
+                                       session_summary=case.session_summary,
+                                       retrieved_evidence=case.retrieved_evidence,
+                                       now=case.now).basis is Basis.TOPIC_CHANGE_MARKER}
+
+    default, lexical1 = marked(DEFAULT_TOPIC_RULE), marked({"name": "topic_boundary"})
+    assert default - lexical1 == {"ko-deploy:drift"}
+    assert lexical1 <= default
 
 
 def _write(path: Path, cases: List[Dict[str, Any]]) -> Path:
@@ -116,6 +140,28 @@ def test_harness_on_the_labeled_set(capsys: pytest.CaptureFixture[str]) -> None:
     report = json.loads(capsys.readouterr().out)
     assert report["overall"]["cases"] == len(_cases())
     assert set(report["splits"]) == {"tune", "test"}
+
+
+def test_harness_reads_another_marker_rule(tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """--config / --rule choose the rule the marker rule reads: a Spanish
+    marker is drift with the default rule, not with a lexical.1 rule."""
+    spanish = [_case("es", "drift", "Cambiando de tema, ¿qué serie me recomiendas?")]
+    path = _write(tmp_path / "es.jsonl", spanish)
+    config = tmp_path / "rules.yaml"
+    config.write_text("routing:\n  signals:\n    topic_continuity:\n"
+                      "      - {name: first, evaluator: lexical.2}\n"
+                      "      - {name: english_only}\n", encoding="utf-8")
+    recall = {}
+    for options in ([], ["--config", str(config)], ["--config", str(config), "--rule",
+                                                    "english_only"]):
+        assert main(["eval-drift", str(path), "--json", *options]) == 0
+        recall[len(options)] = json.loads(capsys.readouterr().out)["overall"]["drift"]["recall"]
+    assert recall == {0: 1.0, 2: 1.0, 4: 0.0}
+    assert main(["eval-drift", str(path), "--rule", "english_only"]) == 2
+    assert "--rule needs --config" in capsys.readouterr().err
+    assert main(["eval-drift", str(path), "--config", str(config), "--rule", "x"]) == 2
+    assert "topic_rule 'x' is not a rule" in capsys.readouterr().err
 
 
 server = pytest.fixture(serving)

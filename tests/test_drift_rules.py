@@ -9,14 +9,21 @@ import pytest
 
 from drift_helpers import HISTORY, chat
 from turnsignal import TopicContinuity
-from turnsignal.drift import Action, Basis, Classification, DriftClassifier, Source
+from turnsignal.drift import (
+    DEFAULT_TOPIC_RULE,
+    Action,
+    Basis,
+    Classification,
+    DriftClassifier,
+    Source,
+)
 
 NOW = 1_750_000_000.0
 
 
 def rules(implementation: str, **options: Any) -> DriftClassifier:
     return DriftClassifier(model=None, topic_continuity=TopicContinuity(
-        implementation=implementation), **options)
+        [DEFAULT_TOPIC_RULE], implementation=implementation), **options)
 
 
 def test_refresh_command_bypasses_classification(implementation: str) -> None:
@@ -80,6 +87,8 @@ def test_marker_rule_can_be_disabled_or_pointed_at_another_rule(implementation: 
     assert chosen.basis is Basis.TOPIC_CHANGE_MARKER
     with pytest.raises(ValueError, match="topic_rule 'missing'"):
         DriftClassifier(topic_continuity=two, topic_rule="missing")
+    with pytest.raises(ValueError, match="has no rule; pass topic_continuity=None"):
+        DriftClassifier(topic_continuity=TopicContinuity([], implementation=implementation))
     from_rule = DriftClassifier(topic_continuity={"name": "mine"}).classify(body)
     assert from_rule.basis is Basis.TOPIC_CHANGE_MARKER
 
@@ -112,7 +121,7 @@ def test_marker_with_correction_goes_to_the_model(implementation: str) -> None:
                 '"recommended_action": "reset_context", "context_items_to_refresh": []}')
 
     classifier = DriftClassifier(model, topic_continuity=TopicContinuity(
-        implementation=implementation), timeout=5)
+        [DEFAULT_TOPIC_RULE], implementation=implementation), timeout=5)
     decision = classifier.classify(chat(
         "New topic: holiday schedule for the team. Also I already told you the office "
         "closes on Fridays."))
@@ -157,7 +166,8 @@ def test_correction_cue_with_model_is_a_hint_only(implementation: str) -> None:
                 '"context_items_to_refresh": []}')
 
     decision = DriftClassifier(model, timeout=5, topic_continuity=TopicContinuity(
-        implementation=implementation)).classify(chat("No longer the case: the job runs hourly"))
+        [DEFAULT_TOPIC_RULE], implementation=implementation)).classify(
+        chat("No longer the case: the job runs hourly"))
     assert decision.source is Source.MODEL
     assert 'correction cue (en): "no longer the case"' in calls[0]
 

@@ -153,6 +153,20 @@ def test_cli_json_and_plots(dataset: Path, implementation: str, tmp_path: Path,
         assert (plots / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+@pytest.mark.parametrize("mode", [[], ["--segmentation"]])
+def test_cli_plot_folder_that_cannot_be_made(dataset: Path, tmp_path: Path, mode: List[str],
+                                             capsys: pytest.CaptureFixture) -> None:
+    """Both reports write their charts through one helper: a --plot folder that
+    is a file is one line naming it, exit status 2, after the report."""
+    pytest.importorskip("matplotlib")
+    blocker = tmp_path / "charts"
+    blocker.write_text("a file, not a folder")
+    assert main(["eval", *mode, str(dataset / "alpha"), "--json", "--plot", str(blocker)]) == 2
+    out, err = capsys.readouterr()
+    assert json.loads(out)  # the report was written first
+    assert err == f"turnsignal: {blocker}: File exists\n"
+
+
 def test_cli_fails_without_cases(tmp_path: Path, implementation: str,
                                  monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TURNSIGNAL_IMPLEMENTATION", implementation)

@@ -9,6 +9,7 @@ are measured anew), bad lines included, and so is the summary.
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import io
 import json
@@ -401,3 +402,25 @@ def test_bad_arguments_fail_before_any_work(cluster: Cluster) -> None:
         replay_dataset(ds, concurrency=0)
     with pytest.raises(ValueError, match="no column 'body'"):
         replay_dataset(ds, column="body")
+
+
+def test_doc_example_runs_on_the_test_cluster(cluster: Cluster, tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/replay.md's Ray example, on the shipped example log, against this
+    module's cluster (its ``ray.init()`` joins the running one)."""
+    from test_docs import python_blocks
+
+    blocks = [block for block in python_blocks(ROOT / "docs" / "replay.md")
+              if "import ray" in block]
+    assert len(blocks) == 1
+    monkeypatch.chdir(tmp_path)
+    shutil.copy(ROOT / "examples" / "requests.jsonl", tmp_path / "requests.jsonl")
+    code = blocks[0].replace("ray.init()", "ray.init(ignore_reinit_error=True)")
+    output = io.StringIO()
+    with contextlib.redirect_stdout(output):
+        exec(compile(code, "docs/replay.md:ray-example", "exec"), {})
+    printed = output.getvalue().splitlines()
+    assert any(line.startswith("r-1 {") for line in printed), printed
+    assert any(line.startswith("r-2 {") and "error" in line for line in printed), printed
+    assert sorted(path.suffix for path in (tmp_path / "replayed").iterdir()) \
+        and all(path.suffix == ".parquet" for path in (tmp_path / "replayed").iterdir())

@@ -246,3 +246,41 @@ def test_cli_eval_segmentation(tmp_path: Path, capsys: pytest.CaptureFixture) ->
     assert main(["eval", "--segmentation", str(tmp_path), "--rule", "x"]) == 2
     _, err = capsys.readouterr()
     assert "--rule needs --config" in err
+
+
+def test_lexical2_rows_beside_lexical1(tmp_path: Path) -> None:
+    """lexical.2 (the default lexical.2 rule) is a feature row, a session
+    segmenter and a dialogue segmenter next to lexical.1, and its rows are its
+    own: an answer to the assistant's question is a (false) cut for lexical.1,
+    a continuation (``continuation_answer``) for lexical.2."""
+    write_corpus(tmp_path)
+    answer = [{"role": "user", "content": "Book me a flight to Denver"},
+              {"role": "assistant", "content": "Sure. Which city are you flying from, and when?"},
+              {"role": "user", "content": f"From Seattle on Tuesday morning, two adults {PRIVATE}"}]
+    extra = tmp_path / "flights" / "cases.jsonl"
+    extra.parent.mkdir()
+    extra.write_text(json.dumps(dict(_case("test", "9", 2, answer, "continuation"),
+                                     source="flights")) + "\n", encoding="utf-8")
+    report = run_experiment([tmp_path])
+    assert report.evaluators == ["lexical.1", "lexical.2"]
+    names = [feature.name for feature in report.features]
+    assert names[-2:] == ["topic_continuity lexical.1", "topic_continuity lexical.2"]
+    for table in report.session_segmentation.values():
+        assert {"lexical.2 segment", "lexical.2 window"} <= set(table)
+    for table in report.dialogues.values():
+        assert {"lexical.2 segment", "lexical.2 window"} <= set(table)
+    flights = report.dialogues[("flights", "all")]
+    assert flights["lexical.1 segment"].boundaries.hypothesis == 1
+    assert flights["lexical.2 segment"].boundaries.hypothesis == 0
+    markdown = render_markdown(report)
+    assert "| topic_continuity lexical.2 | yes | class change |" in markdown
+    assert "| flights | all | lexical.2 segment |" in markdown
+    assert PRIVATE not in markdown + render_json(report)
+
+
+def test_cli_eval_segmentation_honours_implementation(tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture) -> None:
+    write_corpus(tmp_path)
+    assert main(["eval", "--segmentation", str(tmp_path), "--json",
+                 "--implementation", "python"]) == 0
+    assert json.loads(capsys.readouterr().out)["implementation"] == "python"

@@ -8,7 +8,8 @@ from typing import Any
 
 from turnsignal.wire import FORMATS
 
-__all__ = ["add_format", "add_implementation", "add_jobs", "add_rules_config"]
+__all__ = ["add_format", "add_implementation", "add_jobs", "add_rule_choice",
+           "add_rules_config"]
 
 
 def add_implementation(parser: Any) -> None:
@@ -30,6 +31,14 @@ def add_rules_config(parser: Any) -> None:
     parser.add_argument("--config", metavar="PATH",
                         help="YAML/JSON file with routing.signals.topic_continuity rules "
                              "(default: the embedded default rule)")
+
+
+def add_rule_choice(parser: Any, config_help: str) -> None:
+    """``--config PATH`` and ``--rule NAME`` (one of its rules; the first by
+    default): the commands that read one topic_continuity rule."""
+    parser.add_argument("--config", metavar="PATH", help=config_help)
+    parser.add_argument("--rule", metavar="NAME",
+                        help="the rule of --config to use (default: its first rule)")
 
 
 def _jobs(text: str) -> int:

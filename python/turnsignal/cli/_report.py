@@ -3,26 +3,29 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
-from typing import Any, Callable, Iterable, Optional
+from typing import Any, Callable
 
-from turnsignal.cli._io import fail
+from turnsignal.cli._exit import CommandError, describe_os_error
 
 Renderer = Callable[[Any], str]
 
 
 def write_report(args: argparse.Namespace, report: Any, *, text: Renderer,
-                 markdown: Renderer, json: Renderer,
-                 plots: Callable[[Any, str], Iterable[Any]]) -> Optional[int]:
-    """Print ``report`` as ``--json``, ``--markdown`` or text, then write the
-    ``--plot`` charts with ``plots(report, folder)`` (imported only then).
-    Returns an exit status when writing the charts failed, else ``None``."""
+                 markdown: Renderer, json: Renderer, plots: str) -> None:
+    """Print ``report`` as ``--json``, ``--markdown`` or text, then, with
+    ``--plot DIR``, draw its charts with ``write_plots(report, DIR)`` of the
+    module ``plots`` (imported only then: it needs matplotlib). A chart that
+    cannot be drawn or written is a ``CommandError`` (exit status 2)."""
     render = json if args.json else markdown if args.markdown else text
     sys.stdout.write(render(report).rstrip("\n") + "\n")
-    if args.plot:
-        try:
-            for path in plots(report, args.plot):
-                print(f"wrote {path}", file=sys.stderr)
-        except (RuntimeError, OSError) as error:
-            return fail(str(error))
-    return None
+    if not args.plot:
+        return
+    try:
+        for path in importlib.import_module(plots).write_plots(report, args.plot):
+            print(f"wrote {path}", file=sys.stderr)
+    except RuntimeError as error:  # matplotlib missing
+        raise CommandError(str(error)) from None
+    except OSError as error:
+        raise CommandError(describe_os_error(error)) from None

@@ -9,6 +9,7 @@ from typing import Any
 
 from turnsignal.cli._args import add_implementation, add_jobs, add_rules_config
 from turnsignal.cli._exit import EXIT_FAILED, CommandError, fail
+from turnsignal.cli._report import write_report
 from turnsignal.config.evaluators import EVALUATORS
 from turnsignal.offline.compare import DEFAULT_POOL, compare_evaluators
 from turnsignal.offline.compare_report import (
@@ -90,16 +91,8 @@ def run(args: argparse.Namespace) -> int:
                                   jobs=args.jobs, implementation=args.implementation)
     except (FileNotFoundError, NoSuchRule) as error:
         raise CommandError(str(error)) from None
-    render = render_json if args.json else render_markdown if args.markdown else render_text
-    sys.stdout.write(render(report).rstrip("\n") + "\n")
-    if args.plot:
-        from turnsignal.offline.plots import write_plots
-
-        try:
-            for path in write_plots(report, args.plot):
-                print(f"wrote {path}", file=sys.stderr)
-        except RuntimeError as error:  # matplotlib missing
-            raise CommandError(str(error)) from None
+    write_report(args, report, text=render_text, markdown=render_markdown, json=render_json,
+                 plots="turnsignal.offline.plots")
     return fail("no labelled case found", EXIT_FAILED) if report.cases == 0 else 0
 
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import Any, Optional
+from typing import Any, Dict, Optional
 
+from turnsignal.cli._args import add_rule_choice
 from turnsignal.cli._io import fail
 from turnsignal.errors import ConfigError
 
@@ -36,6 +37,9 @@ def register(subparsers: Any) -> None:
                         help="model budget per case, retry included (default: 0.5)")
     parser.add_argument("--min-confidence", type=float, default=0.7, metavar="X",
                         help="below it a model answer recommends ask_clarification")
+    add_rule_choice(parser, "YAML/JSON file whose routing.signals.topic_continuity rule the "
+                            "explicit-marker rule reads (default: drift_markers, lexical.2, "
+                            "explicit markers only)")
     parser.add_argument("--split", metavar="NAME", help="only the cases of this split")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.set_defaults(handler=run)
@@ -66,6 +70,19 @@ def _model(args: argparse.Namespace) -> Optional[Any]:
     return None
 
 
+def _topic_options(args: argparse.Namespace) -> Dict[str, Any]:
+    """The classifier's ``topic_continuity`` / ``topic_rule`` from ``--config`` /
+    ``--rule`` (none: the classifier's default rule)."""
+    if args.config is None:
+        if args.rule is not None:
+            raise ValueError("--rule needs --config")
+        return {}
+    from turnsignal.topic_continuity import TopicContinuity
+
+    return {"topic_continuity": TopicContinuity.from_config(args.config),
+            "topic_rule": args.rule}
+
+
 def run(args: argparse.Namespace) -> int:
     from turnsignal.drift import DriftClassifier
     from turnsignal.drift.evaluation import (
@@ -78,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         classifier = DriftClassifier(_model(args), timeout=args.timeout,
-                                     min_confidence=args.min_confidence)
+                                     min_confidence=args.min_confidence, **_topic_options(args))
         cases = (case for case in read_cases(args.paths)
                  if args.split is None or case.split == args.split)
         report = evaluate_cases(cases, classifier)

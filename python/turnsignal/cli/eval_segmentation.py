@@ -5,7 +5,6 @@ dialogues (see docs/segmentation.md)."""
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
 from turnsignal.cli._io import fail
 from turnsignal.cli._report import write_report
@@ -20,22 +19,15 @@ def run(args: argparse.Namespace) -> int:
     bar = progress_bar(None, "sessions", counting="sessions")
     try:
         report = run_experiment(args.paths, config=args.config, rule=args.rule,
+                                implementation=args.implementation,
                                 progress=(lambda _: bar.update(0, 1)) if bar else None)
     except (ConfigError, OSError, ValueError) as error:
         return fail(str(error))
     finally:
         if bar is not None:
             bar.close()
-    status = write_report(args, report, text=render_text, markdown=render_markdown,
-                          json=render_json, plots=_write_plots)
-    if status is not None:
-        return status
+    write_report(args, report, text=render_text, markdown=render_markdown, json=render_json,
+                 plots="turnsignal.offline.segeval.plots")
     if report.sessions == 0 and not report.dialogues:
         return fail("no Claude Code session or labelled case found", 1)
     return 0
-
-
-def _write_plots(report: Any, folder: str) -> Any:
-    from turnsignal.offline.segeval.plots import write_plots
-
-    return write_plots(report, folder)

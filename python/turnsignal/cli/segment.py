@@ -10,6 +10,7 @@ import os
 import sys
 from typing import Any, List, Optional
 
+from turnsignal.cli._args import add_rule_choice
 from turnsignal.cli._io import fail
 from turnsignal.errors import ConfigError
 from turnsignal.wire import FORMATS
@@ -31,10 +32,7 @@ def register(subparsers: Any) -> None:
                         help="an evaluator version (lexical.1, or another the configuration "
                              "accepts) or 'jaccard' (the seed chunker); default: the rule's "
                              "evaluator, else lexical.1")
-    parser.add_argument("--config", metavar="PATH",
-                        help="YAML/JSON rules file (default: the embedded default rule)")
-    parser.add_argument("--rule", metavar="NAME",
-                        help="the rule of --config to use (default: its first rule)")
+    add_rule_choice(parser, "YAML/JSON rules file (default: the embedded default rule)")
     parser.add_argument("--threshold", type=float, metavar="T",
                         help="Jaccard threshold of --method jaccard (default 0.3)")
     parser.add_argument("--history", choices=("segment", "window"), default="segment",

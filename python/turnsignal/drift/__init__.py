@@ -29,6 +29,7 @@ from turnsignal.drift.prompt import (
     USER_TEMPLATE,
     DriftExample,
 )
+from turnsignal.drift.rules import DEFAULT_TOPIC_RULE
 from turnsignal.drift.schema import JSON_SCHEMA
 from turnsignal.drift.types import (
     Action,
@@ -44,6 +45,7 @@ __all__ = [
     "CONTENT_LOGGER",
     "DECISION_LOGGER",
     "DEFAULT_EXAMPLES",
+    "DEFAULT_TOPIC_RULE",
     "DOCUMENT_PLACEHOLDERS",
     "JSON_SCHEMA",
     "SYSTEM_TEMPLATE",

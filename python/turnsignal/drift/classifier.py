@@ -26,7 +26,13 @@ from turnsignal.drift.prompt import (
     render_messages,
     with_validation_error,
 )
-from turnsignal.drift.rules import Precheck, RuleSettings, evidence_age, precheck
+from turnsignal.drift.rules import (
+    DEFAULT_TOPIC_RULE,
+    Precheck,
+    RuleSettings,
+    evidence_age,
+    precheck,
+)
 from turnsignal.drift.schema import ModelAnswer, parse_answer
 from turnsignal.drift.types import (
     Action,
@@ -67,12 +73,15 @@ def _topic_signal(value: Any, rule: Optional[str]) -> Any:
     if value is None:
         return None
     if value is _DEFAULT:
-        signal = TopicContinuity()
+        signal = TopicContinuity([DEFAULT_TOPIC_RULE])
     elif isinstance(value, TopicContinuity):
         signal = value
     else:  # a rule mapping or TopicContinuityRule (ConfigError when invalid)
         signal = TopicContinuity([value])
     names = [r.name for r in signal.rules]
+    if not names:
+        raise ValueError("topic_continuity has no rule; pass topic_continuity=None to turn "
+                         "the explicit-marker rule off")
     if rule is not None and rule not in names:
         raise ValueError(f"topic_rule {rule!r} is not a rule of topic_continuity "
                          f"(rules: {', '.join(names)})")
@@ -121,7 +130,11 @@ class DriftClassifier:
     official clients), or ``None`` for the deterministic rules alone.
     ``timeout`` is the budget of the whole model stage, retry included;
     model errors and timeouts become the fallback decision, never an
-    exception. Instances are immutable and thread-safe.
+    exception. ``topic_continuity`` is what the explicit-marker rule reads: a
+    ``TopicContinuity`` (``topic_rule`` names its rule), one rule mapping, or
+    ``None`` to turn the rule off; by default ``DEFAULT_TOPIC_RULE``
+    (lexical.2's markers in seven languages). Instances are immutable and
+    thread-safe.
     """
 
     def __init__(self, model: Optional[Callable[..., Any]] = None, *,

@@ -7,11 +7,14 @@ applies decides (docs/drift.md lists them with their reasons):
    ``stale_context`` / ``refresh_context`` at confidence 1.0, no model call
    (explicit commands bypass classification).
 3. ``single_turn`` — no earlier turn → skipped.
-4. ``topic_change_marker`` — the configured topic_continuity rule answers
-   ``change_explicit_marker`` → ``drift`` / ``reset_context`` at that result's
-   confidence, no model call. With a correction cue as well the turn is a
-   candidate for ``both``: it goes to the model, or, without one, the rules
-   answer ``both`` / ``reset_context`` (``marker_and_correction``).
+4. ``topic_change_marker`` — the configured topic_continuity rule (by
+   default ``DEFAULT_TOPIC_RULE``: evaluator ``lexical.2``, explicit markers
+   only, so English, Chinese, Japanese, Korean, Spanish, German and French
+   markers count) answers ``change_explicit_marker`` → ``drift`` /
+   ``reset_context`` at that result's confidence, no model call. With a
+   correction cue as well the turn is a candidate for ``both``: it goes to the
+   model, or, without one, the rules answer ``both`` / ``reset_context``
+   (``marker_and_correction``).
 5. ``short_history`` — fewer than ``min_history_turns`` substantive earlier
    turns → skipped.
 6. ``no_session_state`` — no session summary, no retrieved evidence and no
@@ -29,7 +32,8 @@ older than ``max_evidence_age`` seconds, else ``continue``.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple, Optional, Sequence, Tuple
+from types import MappingProxyType
+from typing import Any, Mapping, NamedTuple, Optional, Sequence, Tuple
 
 from turnsignal.drift.cues import CueMatch, find_corrections, find_refresh_commands
 from turnsignal.drift.inputs import TurnView
@@ -37,7 +41,15 @@ from turnsignal.drift.types import Action, Basis, Classification, DriftDecision,
 from turnsignal.model import Conversation
 from turnsignal.topic_continuity.result import Reason
 
-__all__ = ["RULE_CONFIDENCE", "Precheck", "RuleSettings", "evidence_age", "precheck"]
+__all__ = ["DEFAULT_TOPIC_RULE", "RULE_CONFIDENCE", "Precheck", "RuleSettings",
+           "evidence_age", "precheck"]
+
+#: The topic_continuity rule rule 4 reads unless the caller names another:
+#: lexical.2 for its markers in seven languages; ``change_evidence: explicit``
+#: because only a marker may decide drift here (rule 4 ignores every other
+#: change reason anyway, and the setting says so in the rule itself).
+DEFAULT_TOPIC_RULE: Mapping[str, str] = MappingProxyType(
+    {"name": "drift_markers", "evaluator": "lexical.2", "change_evidence": "explicit"})
 
 #: Fixed confidences of the rules' own decisions.
 RULE_CONFIDENCE = {

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 from typing import List, Optional, Sequence
 
@@ -50,7 +51,10 @@ def replay_files(inputs: Sequence[str], output_dir: str, *,
     replayed = map_replay(read_log(files, column=column, lines_per_block=batch_size),
                           config, format=format, column=TEXT_COLUMN, batch_size=batch_size,
                           concurrency=concurrency, implementation=implementation, tally=True)
-    sink = ReplaySink(output_dir, file_format=output_format, rows_per_file=rows_per_file)
+    # Absolute on the driver: workers may run in another directory (a cluster
+    # joined after a chdir, or on other machines sharing a file system).
+    sink = ReplaySink(os.path.abspath(output_dir), file_format=output_format,
+                      rows_per_file=rows_per_file)
     started = time.perf_counter()
     # Like reads, writes reserve no CPU, so they never wait for the actors.
     replayed.write_datasink(sink, ray_remote_args={"num_cpus": 0})
