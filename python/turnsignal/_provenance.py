@@ -59,11 +59,12 @@ class Provenance:
     __slots__ = ("contents", "count", "format", "items")
 
     def __init__(self, items: Sequence[Any], format: str) -> None:
-        tail = items[-MAX_ITEMS:]
         self.format = format
         self.count = len(items)
-        self.items = tuple(tail)
-        self.contents = tuple([_content(item) for item in tail])
+        self.items = tail = tuple(items[-MAX_ITEMS:] if self.count > MAX_ITEMS else items)
+        # Inline rather than through _content: this runs on every evaluation.
+        self.contents = tuple([item.get("content") if type(item) is dict else None
+                               for item in tail])
 
     def matches(self, request: Any, format: str) -> bool:
         """Whether ``request`` (read as ``format``) holds exactly the items

@@ -102,16 +102,30 @@ fn has_masks(s: &str) -> bool {
     !masked_ranges(s).is_empty() || !single_quote_spans(s).is_empty()
 }
 
+/// prose_term_count of the live turn whose L is `analysis`: its term count
+/// when nothing is masked (the same words, without a second scan).
+pub fn prose_terms<S: AsRef<str>>(segments: &[S], analysis: &LiveAnalysis) -> usize {
+    with_workspace(|w| prose_terms_in(w, segments, analysis))
+}
+
+fn prose_terms_in<S: AsRef<str>>(
+    w: &mut Workspace,
+    segments: &[S],
+    analysis: &LiveAnalysis,
+) -> usize {
+    if segments.iter().any(|s| has_masks(s.as_ref())) {
+        prose_term_count_in(w, segments)
+    } else {
+        analysis.term_count()
+    }
+}
+
 /// Everything the evaluator reads of the live turn, in one call: L and E,
 /// the prose term count and the phrase flags (§6.6–§6.8).
 pub fn analyze_live_turn<S: AsRef<str>>(segments: &[S]) -> (LiveAnalysis, usize, PhraseFlags) {
     with_workspace(|w| {
         let analysis = analyze_live_in(w, segments);
-        let prose = if segments.iter().any(|s| has_masks(s.as_ref())) {
-            prose_term_count_in(w, segments)
-        } else {
-            analysis.term_count()
-        };
+        let prose = prose_terms_in(w, segments, &analysis);
         let flags = if segments.is_empty() {
             PhraseFlags::default()
         } else {

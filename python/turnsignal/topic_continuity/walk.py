@@ -140,10 +140,12 @@ def evidence(doc: Any, live: LiveTurn, policy: HistoryPolicy, hotpath: ModuleTyp
         if analysed is None:
             analysed = cache[key] = live_call(doc, live.start, turn_bytes)
     if lexical2:
-        live_cues, content_terms = analysed[14:]
-        analysed = analysed[:14]
-    (analysis, input_bytes, partial, excluded, opaque_only, live_terms, entity_count, capped,
-     prose_terms, strong, weak, acknowledgement, change_marker, ambiguous) = analysed
+        (analysis, input_bytes, partial, excluded, opaque_only, live_terms, entity_count, capped,
+         prose_terms, strong, weak, acknowledgement, change_marker, ambiguous, live_cues,
+         content_terms) = analysed
+    else:
+        (analysis, input_bytes, partial, excluded, opaque_only, live_terms, entity_count, capped,
+         prose_terms, strong, weak, acknowledgement, change_marker, ambiguous) = analysed
     opaque_only = opaque_only and live.kind == LIVE_USER
     if active and checkpoint.expired():
         return _terminal(_CANCELLED, policy, live, excluded, capped, input_bytes)
@@ -175,23 +177,30 @@ def evidence(doc: Any, live: LiveTurn, policy: HistoryPolicy, hotpath: ModuleTyp
                              input_bytes)
         budget = max_input_bytes - input_bytes
         if lexical2:
-            scored = _prior2(doc, analysis, start, end, policy, budget, prior == 0, hotpath,
-                             cache)
-            definite = definite or scored[8]
+            if cache is None:  # inline: this is the per-turn hot path
+                scored = hotpath.prior_turn2(doc, analysis, start, end, turn_bytes,
+                                             include_assistant, budget, prior == 0)
+            else:
+                scored = _prior2(doc, analysis, start, end, policy, budget, prior == 0,
+                                 hotpath, cache)
+            (bound, turn_size, turn_truncated, turn_tool_cap, turn_excluded, lexical, entity,
+             turn_capped, turn_definite, turn_overlap, turn_act) = scored
+            definite = definite or turn_definite
             if prior == 0:
-                overlap, act = scored[9], scored[10]
-            scored = scored[:8]
-        elif cache is None:
-            scored = hotpath.prior_turn(doc, analysis, start, end, turn_bytes,
-                                        include_assistant, budget)
+                overlap, act = turn_overlap, turn_act
         else:
-            key = (start, turn_bytes, include_assistant)
-            scored = cache.get(key)
-            if scored is None or (scored[1] < 0 and scored[0] <= budget):
-                scored = cache[key] = hotpath.prior_turn(doc, analysis, start, end,
-                                                         turn_bytes, include_assistant, budget)
-        (bound, turn_size, turn_truncated, turn_tool_cap, turn_excluded, lexical, entity,
-         turn_capped) = scored
+            if cache is None:
+                scored = hotpath.prior_turn(doc, analysis, start, end, turn_bytes,
+                                            include_assistant, budget)
+            else:
+                key = (start, turn_bytes, include_assistant)
+                scored = cache.get(key)
+                if scored is None or (scored[1] < 0 and scored[0] <= budget):
+                    scored = cache[key] = hotpath.prior_turn(doc, analysis, start, end,
+                                                             turn_bytes, include_assistant,
+                                                             budget)
+            (bound, turn_size, turn_truncated, turn_tool_cap, turn_excluded, lexical, entity,
+             turn_capped) = scored
         if bound > budget:
             partial = True  # dropped unread, with everything older
             break

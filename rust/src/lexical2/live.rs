@@ -11,7 +11,7 @@ use crate::phrase_lexicon::{
 };
 use crate::phrases::{leading_acks, longest_match, phrase_flags_visit, PhraseFlags, Token};
 use crate::score::{
-    analyze_live, containment, prose_term_count, score_prior_marked, score_prior_with, LiveAnalysis,
+    analyze_live, containment, prose_terms, score_prior_marked, score_prior_with, LiveAnalysis,
 };
 use crate::strset::StrSet;
 
@@ -105,9 +105,10 @@ fn scan_live<S: AsRef<str>>(
         if j == 0 {
             first_segment_cues(t, lex, &mut cues);
         }
-        cues.pronoun |= t.iter().any(|x| lex.has(x.word, IS_PRONOUN));
-        cues.dependency |= t.iter().any(|x| lex.has(x.word, IS_DEPENDENCY));
-        cues.question |= asks(segment);
+        // Each cue is settled by its first hit: later segments need not look.
+        cues.pronoun = cues.pronoun || t.iter().any(|x| lex.has(x.word, IS_PRONOUN));
+        cues.dependency = cues.dependency || t.iter().any(|x| lex.has(x.word, IS_DEPENDENCY));
+        cues.question = cues.question || asks(segment);
         for i in 1..t.len() {
             if lex.has(t[i - 1].word, IS_DEFINITE_DETERMINER) {
                 if let Some(k) = base.find_term(&texts[t[i].start..t[i].end]) {
@@ -148,7 +149,7 @@ pub fn analyze_live2<S: AsRef<str>>(segments: &[S]) -> LiveAnalysis2 {
     let (flags, cues, marked) = scan_live(segments, &base);
     LiveAnalysis2 {
         flags,
-        prose_terms: prose_term_count(segments),
+        prose_terms: prose_terms(segments, &base),
         base,
         content,
         content_lens,
