@@ -61,7 +61,9 @@ class Provenance:
     def __init__(self, items: Sequence[Any], format: str) -> None:
         self.format = format
         self.count = len(items)
-        self.items = tail = tuple(items[-MAX_ITEMS:] if self.count > MAX_ITEMS else items)
+        # Sliced first: a slice of a list subclass is a plain list, so the
+        # caller's own __iter__ never runs here.
+        self.items = tail = tuple(items[-MAX_ITEMS:])
         # Inline rather than through _content: this runs on every evaluation.
         self.contents = tuple([item.get("content") if type(item) is dict else None
                                for item in tail])
