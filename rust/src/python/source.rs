@@ -266,8 +266,14 @@ impl<'py> Source for PySource<'py> {
     fn get(&mut self, map: &Self::V, key: Key) -> Read<Option<Self::V>> {
         self.count()?;
         if map.is_exact_instance_of::<PyDict>() {
-            if let Found::Value(value) = self.dicts.get(map, key) {
-                return Ok(value);
+            // Counting reads one or two keys of most dicts: a lookup costs
+            // less than scanning every entry (measured on the 10,000-message
+            // agentic request: 1.13 -> 0.85 ms). Decoding reads several keys
+            // of each dict, where one scan wins.
+            if self.mode != Mode::Count {
+                if let Found::Value(value) = self.dicts.get(map, key) {
+                    return Ok(value);
+                }
             }
             self.python_runs(); // a key's own `__eq__` may run
                                 // SAFETY: checked to be exactly a dict just above.
