@@ -16,7 +16,8 @@ from turnsignal.topic_continuity.result import (
     Coverage,
     Reason,
     TopicContinuityResult,
-    new_result,
+    group_result,
+    shared_parts_valid,
 )
 from turnsignal.topic_continuity.walk import LIVE_TOOL, Evidence
 
@@ -77,7 +78,7 @@ class Classifier:
     scores the thresholds compare are read once."""
 
     __slots__ = ("combined", "coverage", "entity_wins", "features", "fixed", "full",
-                 "marker_ambiguous", "max_raw", "scope", "self_contained")
+                 "marker_ambiguous", "max_raw", "scope", "self_contained", "shared_valid")
 
     def __init__(self, x: Evidence) -> None:
         self.fixed = decide_fixed(x)
@@ -89,6 +90,8 @@ class Classifier:
         self.marker_ambiguous = f.marker_ambiguous
         self.self_contained = (not f.strong_reference and not f.weak_reference
                                and f.live_prose_terms >= MIN_SELF_CONTAINED_PROSE_TERMS)
+        # Every rule of the group shares these: their check runs once here.
+        self.shared_valid = shared_parts_valid(x.coverage, x.scope, f)
 
     def decide(self, continuation: float, change: float) -> Decision:
         if self.fixed is not None:
@@ -116,8 +119,8 @@ class Classifier:
         fixed = self.fixed
         class_, reason, confidence = (fixed if fixed is not None
                                       else self.decide(continuation, change))
-        return new_result(name, class_, reason, confidence, self.coverage, self.scope,
-                          self.features)
+        return group_result(name, class_, reason, confidence, self.coverage, self.scope,
+                            self.features, self.shared_valid)
 
 
 def classify(name: str, continuation: float, change: float,

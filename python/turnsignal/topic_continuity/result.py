@@ -24,9 +24,11 @@ __all__ = [
     "Reason",
     "Scope",
     "TopicContinuityResult",
+    "group_result",
     "internal_error_result",
     "invariant_problems",
     "new_result",
+    "shared_parts_valid",
 ]
 
 
@@ -238,20 +240,26 @@ _NUMBERS = frozenset((bool, int, float))
 _checked_features: Any = ZERO_FEATURES
 
 
-def _plainly_valid(signal: Any, class_: Any, reason: Any, confidence: Any, coverage: Any,
-                   scope: Any, features: Any, evaluator: Any) -> bool:
-    """A sufficient condition for ``invariant_problems`` to find nothing,
-    cheap enough for every result. The rules of one policy group share their
-    features: the last features found content-free are remembered (held, so
-    their identity cannot be reused)."""
-    global _checked_features
-    if type(reason) is not _REASON or type(confidence) is not float:
+def _decision_valid(signal: Any, class_: Any, reason: Any, confidence: Any,
+                    coverage: Any) -> bool:
+    """What differs between the rules of one policy group (name, class,
+    reason, confidence) agrees with the invariants, given its coverage."""
+    if type(reason) is not _REASON or type(confidence) is not float or type(signal) is not str:
         return False
     invariants = _INVARIANTS[reason]
-    if (invariants[0] is not class_ or type(coverage) is not _COVERAGE
-            or not invariants[1] <= confidence <= invariants[2]  # NaN fails too
-            or (invariants[3] and coverage is not _FULL)
-            or type(signal) is not str or evaluator not in EVALUATORS
+    return (invariants[0] is class_
+            and invariants[1] <= confidence <= invariants[2]  # NaN fails too
+            and (not invariants[3] or coverage is _FULL))
+
+
+def shared_parts_valid(coverage: Any, scope: Any, features: Any,
+                       evaluator: Any = EVALUATOR_VERSION) -> bool:
+    """What every rule of one policy group shares (coverage, scope,
+    features, evaluator) is the library's own content-free values: checked
+    once per group, not per rule. The last features found valid are
+    remembered (held, so their identity cannot be reused)."""
+    global _checked_features
+    if (type(coverage) is not _COVERAGE or evaluator not in EVALUATORS
             or type(scope) is not _SCOPE or not _NUMBERS.issuperset(map(type, scope))
             or type(features) is not _FEATURES):
         return False
@@ -260,6 +268,28 @@ def _plainly_valid(signal: Any, class_: Any, reason: Any, confidence: Any, cover
             return False
         _checked_features = features
     return True
+
+
+def _plainly_valid(signal: Any, class_: Any, reason: Any, confidence: Any, coverage: Any,
+                   scope: Any, features: Any, evaluator: Any) -> bool:
+    """A sufficient condition for ``invariant_problems`` to find nothing,
+    cheap enough for every result."""
+    return (_decision_valid(signal, class_, reason, confidence, coverage)
+            and shared_parts_valid(coverage, scope, features, evaluator))
+
+
+def group_result(signal: str, class_: Class, reason: Reason, confidence: float,
+                 coverage: Coverage, scope: Scope, features: Features,
+                 shared_valid: bool) -> TopicContinuityResult:
+    """``new_result`` for a lexical.1 rule whose group's shared parts were
+    checked once (``shared_valid``, from ``shared_parts_valid``): only the
+    rule's own decision is checked here."""
+    if shared_valid and _decision_valid(signal, class_, reason, confidence, coverage):
+        return _tuple_new(TopicContinuityResult, (signal, class_, reason, confidence,
+                                                  reason.fallback, coverage, scope, features,
+                                                  HISTORY_SOURCE, SCHEMA_VERSION,
+                                                  EVALUATOR_VERSION))
+    return new_result(signal, class_, reason, confidence, coverage, scope, features)
 
 
 def new_result(signal: str, class_: Class, reason: Reason, confidence: float,
@@ -279,7 +309,9 @@ def new_result(signal: str, class_: Class, reason: Reason, confidence: float,
     result = TopicContinuityResult(signal, class_, reason, confidence, fallback, coverage,
                                    scope, features, evaluator_version=evaluator)
     if invariant_problems(result):
-        return internal_error_result(signal, scope.assistant_included, evaluator)
+        # A scope that is not a Scope is itself the bug: it cannot say more.
+        assistant_included = scope.assistant_included if isinstance(scope, Scope) else False
+        return internal_error_result(signal, assistant_included, evaluator)
     return result
 
 
