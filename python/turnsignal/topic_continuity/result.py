@@ -278,6 +278,16 @@ def _plainly_valid(signal: Any, class_: Any, reason: Any, confidence: Any, cover
             and shared_parts_valid(coverage, scope, features, evaluator))
 
 
+def _checked(signal: str, class_: Class, reason: Reason, confidence: float,
+             coverage: Coverage, scope: Scope, features: Features,
+             evaluator: str) -> TopicContinuityResult:
+    """A result whose values passed the cheap checks, built without the
+    NamedTuple constructor's argument handling."""
+    return _tuple_new(TopicContinuityResult, (signal, class_, reason, confidence,
+                                              reason.fallback, coverage, scope, features,
+                                              HISTORY_SOURCE, SCHEMA_VERSION, evaluator))
+
+
 def group_result(signal: str, class_: Class, reason: Reason, confidence: float,
                  coverage: Coverage, scope: Scope, features: Features,
                  shared_valid: bool) -> TopicContinuityResult:
@@ -285,10 +295,8 @@ def group_result(signal: str, class_: Class, reason: Reason, confidence: float,
     checked once (``shared_valid``, from ``shared_parts_valid``): only the
     rule's own decision is checked here."""
     if shared_valid and _decision_valid(signal, class_, reason, confidence, coverage):
-        return _tuple_new(TopicContinuityResult, (signal, class_, reason, confidence,
-                                                  reason.fallback, coverage, scope, features,
-                                                  HISTORY_SOURCE, SCHEMA_VERSION,
-                                                  EVALUATOR_VERSION))
+        return _checked(signal, class_, reason, confidence, coverage, scope, features,
+                        EVALUATOR_VERSION)
     return new_result(signal, class_, reason, confidence, coverage, scope, features)
 
 
@@ -302,9 +310,8 @@ def new_result(signal: str, class_: Class, reason: Reason, confidence: float,
     float confidence, the library's own scope and features) passes a
     cheaper test that implies it (``_plainly_valid``)."""
     if _plainly_valid(signal, class_, reason, confidence, coverage, scope, features, evaluator):
-        return _tuple_new(TopicContinuityResult, (signal, class_, reason, confidence,
-                                                  reason.fallback, coverage, scope, features,
-                                                  HISTORY_SOURCE, SCHEMA_VERSION, evaluator))
+        return _checked(signal, class_, reason, confidence, coverage, scope, features,
+                        evaluator)
     fallback = reason.fallback if isinstance(reason, Reason) else False
     result = TopicContinuityResult(signal, class_, reason, confidence, fallback, coverage,
                                    scope, features, evaluator_version=evaluator)

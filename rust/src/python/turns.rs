@@ -47,6 +47,34 @@ fn live_tuple<'py>(
     PyTuple::new(py, items)
 }
 
+/// The live turn (messages `start..`) windowed under `max_turn_bytes` and
+/// read by `analyse` (with the GIL released when large): `((byte_count,
+/// truncated, excluded, opaque_only), what `analyse` made of its segments)`.
+fn read_live<T, F>(
+    py: Python<'_>,
+    doc: &Bound<'_, Doc>,
+    start: usize,
+    max_turn_bytes: usize,
+    analyse: F,
+) -> PyResult<((usize, bool, bool, bool), T)>
+where
+    T: Send,
+    F: FnOnce(&[&str]) -> T + Send,
+{
+    let inputs = LiveInputs::gather(py, doc.get(), start)?;
+    let texts = strs(&inputs.texts);
+    let bytes: usize = texts.iter().map(|t| t.len()).sum();
+    let ((byte_count, truncated, opaque_only), analysed) = run(py, bytes, || {
+        let w = live_window(&texts, inputs.has_opaque, max_turn_bytes);
+        let analysed = analyse(&w.segments);
+        ((w.byte_count, w.truncated, w.opaque_only), analysed)
+    })?;
+    Ok((
+        (byte_count, truncated, inputs.excluded, opaque_only),
+        analysed,
+    ))
+}
+
 /// The live turn (messages `start..`): `(analysis, byte_count, truncated,
 /// excluded, opaque_only, term_count, entity_count, capped, prose_terms,
 /// strong_reference, weak_reference, acknowledgement, change_marker,
@@ -58,13 +86,8 @@ pub fn live_turn<'py>(
     start: usize,
     max_turn_bytes: usize,
 ) -> PyResult<Bound<'py, PyTuple>> {
-    let inputs = LiveInputs::gather(py, doc.get(), start)?;
-    let texts = strs(&inputs.texts);
-    let bytes: usize = texts.iter().map(|t| t.len()).sum();
-    let (w, (analysis, prose, flags)) = run(py, bytes, || {
-        let w = live_window(&texts, inputs.has_opaque, max_turn_bytes);
-        let analysed = crate::score::analyze_live_turn(&w.segments);
-        ((w.byte_count, w.truncated, w.opaque_only), analysed)
+    let (w, (analysis, prose, flags)) = read_live(py, doc, start, max_turn_bytes, |segments| {
+        crate::score::analyze_live_turn(segments)
     })?;
     let counts = (
         analysis.term_count(),
@@ -73,14 +96,7 @@ pub fn live_turn<'py>(
         prose,
     );
     let live = Bound::new(py, LiveTurn::new(analysis))?.into_any();
-    live_tuple(
-        py,
-        live,
-        (w.0, w.1, inputs.excluded, w.2),
-        counts,
-        &flags,
-        &[],
-    )
+    live_tuple(py, live, w, counts, &flags, &[])
 }
 
 /// The live turn as lexical.2 reads it: `live_turn`'s fields (the analysis
@@ -94,13 +110,8 @@ pub fn live_turn2<'py>(
     start: usize,
     max_turn_bytes: usize,
 ) -> PyResult<Bound<'py, PyTuple>> {
-    let inputs = LiveInputs::gather(py, doc.get(), start)?;
-    let texts = strs(&inputs.texts);
-    let bytes: usize = texts.iter().map(|t| t.len()).sum();
-    let (w, analysis) = run(py, bytes, || {
-        let w = live_window(&texts, inputs.has_opaque, max_turn_bytes);
-        let analysed = crate::lexical2::analyze_live2(&w.segments);
-        ((w.byte_count, w.truncated, w.opaque_only), analysed)
+    let (w, analysis) = read_live(py, doc, start, max_turn_bytes, |segments| {
+        crate::lexical2::analyze_live2(segments)
     })?;
     let counts = (
         analysis.base.term_count(),
@@ -114,14 +125,7 @@ pub fn live_turn2<'py>(
         analysis.content.len().into_pyobject(py)?.into_any(),
     ];
     let live = Bound::new(py, LiveTurn2::new(analysis))?.into_any();
-    live_tuple(
-        py,
-        live,
-        (w.0, w.1, inputs.excluded, w.2),
-        counts,
-        &flags,
-        &extra,
-    )
+    live_tuple(py, live, w, counts, &flags, &extra)
 }
 
 /// What `read_prior` read of a turn: `(byte_count, truncated,
