@@ -16,7 +16,8 @@ from turnsignal.topic_continuity.result import (
     Coverage,
     Reason,
     TopicContinuityResult,
-    group_result,
+    checked_result,
+    new_result,
     shared_parts_valid,
 )
 from turnsignal.topic_continuity.walk import LIVE_TOOL, Evidence
@@ -93,34 +94,42 @@ class Classifier:
         # Every rule of the group shares these: their check runs once here.
         self.shared_valid = shared_parts_valid(x.coverage, x.scope, f)
 
-    def decide(self, continuation: float, change: float) -> Decision:
-        if self.fixed is not None:
-            return self.fixed
-        s, c = self.combined, continuation
-        if s >= c:
-            reason = _ENTITY_OVERLAP if self.entity_wins else _LEXICAL
-            return _CONTINUATION, reason, 0.5 + 0.5 * min(1.0, (s - c) / (1 - c))
-        if self.marker_ambiguous:
-            return _UNKNOWN, _AMBIGUOUS_MARKER, 0.0
-        r, ch = self.max_raw, change
-        if r <= ch and self.self_contained:
-            if not self.full:
-                return _UNKNOWN, _not_full(self.coverage), 0.0
-            if ch == 0:  # also -0.0
-                return _CHANGE, _DISJOINT, DISJOINT_CONFIDENCE_MAX
-            # Written order matters for the last bit: (0.3*(ch-r))/ch, not 0.3*((ch-r)/ch).
-            return _CHANGE, _DISJOINT, DISJOINT_CONFIDENCE_MIN + 0.3 * (ch - r) / ch
-        return _UNKNOWN, _INCONCLUSIVE, 0.0
-
     def result(self, name: str, continuation: float, change: float) -> TopicContinuityResult:
         """One rule's result: the first matching row of the precedence table
-        wins. Every change row needs full coverage and positive evidence;
-        doubt resolves to unknown."""
+        wins (the rows no threshold changes were decided once: ``fixed``).
+        Every change row needs full coverage and positive evidence; doubt
+        resolves to unknown. What the rules of the group share was checked
+        once (``shared_valid``); the rule's own decision is checked here
+        (``group_result``, inline: this runs once per rule)."""
         fixed = self.fixed
-        class_, reason, confidence = (fixed if fixed is not None
-                                      else self.decide(continuation, change))
-        return group_result(name, class_, reason, confidence, self.coverage, self.scope,
-                            self.features, self.shared_valid)
+        if fixed is not None:
+            class_, reason, confidence = fixed
+        elif self.combined >= continuation:
+            s, c = self.combined, continuation
+            class_, reason = _CONTINUATION, _ENTITY_OVERLAP if self.entity_wins else _LEXICAL
+            ratio = (s - c) / (1 - c)
+            confidence = 0.5 + 0.5 * (ratio if ratio < 1.0 else 1.0)
+        elif self.marker_ambiguous:
+            class_, reason, confidence = _UNKNOWN, _AMBIGUOUS_MARKER, 0.0
+        elif self.max_raw <= change and self.self_contained:
+            r, ch = self.max_raw, change
+            if not self.full:
+                class_, reason, confidence = _UNKNOWN, _not_full(self.coverage), 0.0
+            elif ch == 0:  # also -0.0
+                class_, reason, confidence = _CHANGE, _DISJOINT, DISJOINT_CONFIDENCE_MAX
+            else:
+                # Written order matters for the last bit: (0.3*(ch-r))/ch, not 0.3*((ch-r)/ch).
+                class_, reason = _CHANGE, _DISJOINT
+                confidence = DISJOINT_CONFIDENCE_MIN + 0.3 * (ch - r) / ch
+        else:
+            class_, reason, confidence = _UNKNOWN, _INCONCLUSIVE, 0.0
+        if self.shared_valid:
+            result = checked_result(name, class_, reason, confidence, self.coverage, self.scope,
+                                    self.features)
+            if result is not None:
+                return result
+        return new_result(name, class_, reason, confidence, self.coverage, self.scope,
+                          self.features)
 
 
 def classify(name: str, continuation: float, change: float,

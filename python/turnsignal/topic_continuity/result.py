@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from enum import Enum
-from typing import Any, Dict, List, NamedTuple, Tuple
+from typing import Any, Dict, List, NamedTuple, Optional, Tuple
 
 from turnsignal.config.evaluators import EVALUATORS
 from turnsignal.topic_continuity.constants import (
@@ -24,6 +24,7 @@ __all__ = [
     "Reason",
     "Scope",
     "TopicContinuityResult",
+    "checked_result",
     "group_result",
     "internal_error_result",
     "invariant_problems",
@@ -228,9 +229,11 @@ def _confidence_range(reason: Reason) -> Tuple[float, float]:
 
 
 #: Per reason: its class, its confidence range, whether it needs full
-#: coverage (every change does) — the invariants one lookup can check.
-_INVARIANTS: Dict[Reason, Tuple[Class, float, float, bool]] = {
-    reason: (reason.class_, *_confidence_range(reason), reason.class_ is Class.CHANGE)
+#: coverage (every change does), and its fallback flag — what one lookup
+#: checks and fills in.
+_INVARIANTS: Dict[Reason, Tuple[Class, float, float, bool, bool]] = {
+    reason: (reason.class_, *_confidence_range(reason), reason.class_ is Class.CHANGE,
+             reason.fallback)
     for reason in Reason
 }
 _tuple_new = tuple.__new__
@@ -238,18 +241,6 @@ _COVERAGE, _FULL, _REASON = Coverage, Coverage.FULL, Reason
 _SCOPE, _FEATURES, _ZERO_FEATURES = Scope, Features, ZERO_FEATURES
 _NUMBERS = frozenset((bool, int, float))
 _checked_features: Any = ZERO_FEATURES
-
-
-def _decision_valid(signal: Any, class_: Any, reason: Any, confidence: Any,
-                    coverage: Any) -> bool:
-    """What differs between the rules of one policy group (name, class,
-    reason, confidence) agrees with the invariants, given its coverage."""
-    if type(reason) is not _REASON or type(confidence) is not float or type(signal) is not str:
-        return False
-    invariants = _INVARIANTS[reason]
-    return (invariants[0] is class_
-            and invariants[1] <= confidence <= invariants[2]  # NaN fails too
-            and (not invariants[3] or coverage is _FULL))
 
 
 def shared_parts_valid(coverage: Any, scope: Any, features: Any,
@@ -270,22 +261,24 @@ def shared_parts_valid(coverage: Any, scope: Any, features: Any,
     return True
 
 
-def _plainly_valid(signal: Any, class_: Any, reason: Any, confidence: Any, coverage: Any,
-                   scope: Any, features: Any, evaluator: Any) -> bool:
-    """A sufficient condition for ``invariant_problems`` to find nothing,
-    cheap enough for every result."""
-    return (_decision_valid(signal, class_, reason, confidence, coverage)
-            and shared_parts_valid(coverage, scope, features, evaluator))
-
-
-def _checked(signal: str, class_: Class, reason: Reason, confidence: float,
-             coverage: Coverage, scope: Scope, features: Features,
-             evaluator: str) -> TopicContinuityResult:
-    """A result whose values passed the cheap checks, built without the
-    NamedTuple constructor's argument handling."""
-    return _tuple_new(TopicContinuityResult, (signal, class_, reason, confidence,
-                                              reason.fallback, coverage, scope, features,
-                                              HISTORY_SOURCE, SCHEMA_VERSION, evaluator))
+def checked_result(signal: Any, class_: Any, reason: Any, confidence: Any, coverage: Coverage,
+                   scope: Scope, features: Features, evaluator: str = EVALUATOR_VERSION,
+                   ) -> Optional[TopicContinuityResult]:
+    """The result, when what differs between the rules of one policy group
+    (name, class, reason, confidence) passes the cheap checks given its
+    coverage; None otherwise. The shared parts must have passed
+    ``shared_parts_valid``: together the two imply that
+    ``invariant_problems`` finds nothing. Built without the NamedTuple
+    constructor's argument handling."""
+    if type(reason) is not _REASON or type(confidence) is not float or type(signal) is not str:
+        return None
+    class_of, low, high, needs_full, fallback = _INVARIANTS[reason]
+    if (class_of is not class_ or not low <= confidence <= high  # NaN fails too
+            or (needs_full and coverage is not _FULL)):
+        return None
+    return _tuple_new(TopicContinuityResult, (signal, class_, reason, confidence, fallback,
+                                              coverage, scope, features, HISTORY_SOURCE,
+                                              SCHEMA_VERSION, evaluator))
 
 
 def group_result(signal: str, class_: Class, reason: Reason, confidence: float,
@@ -294,9 +287,10 @@ def group_result(signal: str, class_: Class, reason: Reason, confidence: float,
     """``new_result`` for a lexical.1 rule whose group's shared parts were
     checked once (``shared_valid``, from ``shared_parts_valid``): only the
     rule's own decision is checked here."""
-    if shared_valid and _decision_valid(signal, class_, reason, confidence, coverage):
-        return _checked(signal, class_, reason, confidence, coverage, scope, features,
-                        EVALUATOR_VERSION)
+    if shared_valid:
+        result = checked_result(signal, class_, reason, confidence, coverage, scope, features)
+        if result is not None:
+            return result
     return new_result(signal, class_, reason, confidence, coverage, scope, features)
 
 
@@ -308,10 +302,12 @@ def new_result(signal: str, class_: Class, reason: Reason, confidence: float,
 
     The check is ``invariant_problems``; the common case (enum members, a
     float confidence, the library's own scope and features) passes a
-    cheaper test that implies it (``_plainly_valid``)."""
-    if _plainly_valid(signal, class_, reason, confidence, coverage, scope, features, evaluator):
-        return _checked(signal, class_, reason, confidence, coverage, scope, features,
-                        evaluator)
+    cheaper test that implies it (``shared_parts_valid`` and ``checked_result``)."""
+    if shared_parts_valid(coverage, scope, features, evaluator):
+        result = checked_result(signal, class_, reason, confidence, coverage, scope, features,
+                                evaluator)
+        if result is not None:
+            return result
     fallback = reason.fallback if isinstance(reason, Reason) else False
     result = TopicContinuityResult(signal, class_, reason, confidence, fallback, coverage,
                                    scope, features, evaluator_version=evaluator)
