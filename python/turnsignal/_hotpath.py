@@ -81,6 +81,13 @@ class HotPath(Protocol):
         """(ConversationFacts fields, concrete format) of the whole request,
         no text read; None when cancelled while decoding."""
 
+    def provenance_parts(self, items: Any, max_items: int,
+                         ) -> Optional[Tuple[Tuple[Any, ...], Tuple[Any, ...]]]:
+        """The newest ``max_items`` of an exact list or tuple of wire items
+        and the ``content`` of each (exact dicts; None otherwise), which an
+        evaluation keeps (``turnsignal._provenance``); None for any other
+        sequence."""
+
     # -- per-turn calls of the walk -------------------------------------------
     def tool_ids_match(self, doc: Doc, start: int) -> bool: ...
 

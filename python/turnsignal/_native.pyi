@@ -37,6 +37,7 @@ __all__ = [
     "prior_turn",
     "prior_turn2",
     "prose_term_count",
+    "provenance_parts",
     "recent_act",
     "request_facts",
     "score_prior",
@@ -170,6 +171,12 @@ def count_facts(messages: Sequence[Any]) -> Tuple[int, int, int, int, int, int, 
     """(users, assistants, tools, systems, developers, calls, results, images)
     of neutral messages; roles and block types compared by identity with the
     members of ``Role`` and ``BlockType``."""
+
+def provenance_parts(
+    items: Any, max_items: int
+) -> Optional[Tuple[Tuple[Any, ...], Tuple[Any, ...]]]:
+    """(the newest ``max_items`` items, the ``content`` of each exact dict or
+    None) of an exact list or tuple; None for any other sequence."""
 
 def tool_ids_match(doc: Doc, start: int) -> bool:
     """The tool walk's check over messages ``start+1 ..``: some tool result,

@@ -22,7 +22,7 @@ from __future__ import annotations
 from operator import is_
 from typing import Any, Optional, Sequence, Tuple
 
-__all__ = ["MAX_ITEMS", "Provenance", "capture", "items_of"]
+__all__ = ["MAX_ITEMS", "Parts", "Provenance", "capture", "items_of", "read_parts"]
 
 #: Items remembered, newest first. A reset only ever applies with full
 #: coverage, which the evaluator cannot reach beyond 512 messages; items older
@@ -53,20 +53,30 @@ def _content(item: Any) -> Any:
     return item.get("content") if type(item) is dict else None
 
 
+Parts = Tuple[Tuple[Any, ...], Tuple[Any, ...]]
+
+
+def read_parts(items: Sequence[Any], max_items: int = MAX_ITEMS) -> Parts:
+    """The newest ``max_items`` of ``items`` and the ``content`` of each (of
+    an exact dict; None otherwise), read in Python: the reference of the hot
+    path's ``provenance_parts``, and how any sequence but an exact list or
+    tuple is read."""
+    # Sliced first: a slice of a list subclass is a plain list, so the
+    # caller's own __iter__ never runs here.
+    tail = tuple(items[-max_items:])
+    # Inline rather than through _content: this runs on every evaluation.
+    return tail, tuple([item.get("content") if type(item) is dict else None for item in tail])
+
+
 class Provenance:
     """The private identity of the request an evaluation read."""
 
     __slots__ = ("contents", "count", "format", "items")
 
-    def __init__(self, items: Sequence[Any], format: str) -> None:
+    def __init__(self, count: int, parts: Parts, format: str) -> None:
         self.format = format
-        self.count = len(items)
-        # Sliced first: a slice of a list subclass is a plain list, so the
-        # caller's own __iter__ never runs here.
-        self.items = tail = tuple(items[-MAX_ITEMS:])
-        # Inline rather than through _content: this runs on every evaluation.
-        self.contents = tuple([item.get("content") if type(item) is dict else None
-                               for item in tail])
+        self.count = count
+        self.items, self.contents = parts
 
     def matches(self, request: Any, format: str) -> bool:
         """Whether ``request`` (read as ``format``) holds exactly the items
@@ -86,8 +96,17 @@ class Provenance:
         return f"Provenance(format={self.format!r}, items={self.count})"
 
 
-def capture(request: Any, format: str) -> Optional[Provenance]:
-    """The provenance of a request just decoded as ``format``."""
-    if format not in ("openai", "anthropic", "responses"):
+_CAPTURED = frozenset(("openai", "anthropic", "responses"))
+
+
+def capture(request: Any, format: str, hotpath: Any) -> Optional[Provenance]:
+    """The provenance of a request just decoded as ``format``; ``hotpath``
+    (the native core or the reference) reads an exact list or tuple of items
+    in one call."""
+    if format not in _CAPTURED:
         return None  # neutral requests are not what a reset rewrites
-    return Provenance(items_of(request, format), format)
+    items = items_of(request, format)
+    parts = hotpath.provenance_parts(items, MAX_ITEMS)
+    if parts is None:  # another kind of sequence: its own methods may run
+        parts = read_parts(items)
+    return Provenance(len(items), parts, format)

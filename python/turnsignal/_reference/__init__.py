@@ -27,6 +27,7 @@ from turnsignal._reference.lexical2 import (
     score_prior2,
 )
 from turnsignal._reference.lexical2_stem import stem
+from turnsignal._reference.provenance import provenance_parts
 from turnsignal._reference.request import evaluation_doc, request_facts
 from turnsignal._reference.scoring import LiveTurn, analyze_live, prose_term_count, score_prior
 from turnsignal._reference.terms import term_set as _term_set
@@ -54,6 +55,7 @@ __all__ = [
     "prior_turn",
     "prior_turn2",
     "prose_term_count",
+    "provenance_parts",
     "recent_act",
     "request_facts",
     "score_prior",

@@ -82,17 +82,18 @@ class Classifier:
                  "marker_ambiguous", "max_raw", "scope", "self_contained", "shared_valid")
 
     def __init__(self, x: Evidence) -> None:
-        self.fixed = decide_fixed(x)
-        self.coverage, self.scope = x.coverage, x.scope
+        self.fixed = fixed = decide_fixed(x)
+        self.coverage, self.scope = coverage, scope = x.coverage, x.scope
         self.features = f = x.features if x.status is None else ZERO_FEATURES
-        self.full = x.coverage is _FULL
-        self.combined, self.max_raw = f.combined_score, f.max_raw_score
-        self.entity_wins = f.entity_score >= f.lexical_score
-        self.marker_ambiguous = f.marker_ambiguous
-        self.self_contained = (not f.strong_reference and not f.weak_reference
-                               and f.live_prose_terms >= MIN_SELF_CONTAINED_PROSE_TERMS)
+        if fixed is None:  # what the threshold rows read (only they read it)
+            self.full = coverage is _FULL
+            self.combined, self.max_raw = f.combined_score, f.max_raw_score
+            self.entity_wins = f.entity_score >= f.lexical_score
+            self.marker_ambiguous = f.marker_ambiguous
+            self.self_contained = (not f.strong_reference and not f.weak_reference
+                                   and f.live_prose_terms >= MIN_SELF_CONTAINED_PROSE_TERMS)
         # Every rule of the group shares these: their check runs once here.
-        self.shared_valid = shared_parts_valid(x.coverage, x.scope, f)
+        self.shared_valid = shared_parts_valid(coverage, scope, f)
 
     def result(self, name: str, continuation: float, change: float) -> TopicContinuityResult:
         """One rule's result: the first matching row of the precedence table

@@ -199,8 +199,8 @@ def evaluate_rules(doc: Any, plan: Plan, hotpath: ModuleType, *,
                 found = _group(doc, live, policy, lexical2, hotpath, checkpoint, cache)
             walked = perf_counter_ns()
             classifier = Classifier(found) if found is not None and not lexical2 else None
-            group = groups[index] = _Group(classifier, found, (walked - last) // 1000)
-            if input_bytes[policy_index] is None:
+            group = groups[index] = _new(_Group, (classifier, found, (walked - last) // 1000))
+            if input_bytes[policy_index] is None:  # its policy's first group
                 input_bytes[policy_index] = found.input_bytes if found is not None else 0
             last = walked
         classifier, found, micros = group
@@ -214,8 +214,8 @@ def evaluate_rules(doc: Any, plan: Plan, hotpath: ModuleType, *,
         classify_us.append((now - last) // 1000)
         last = now
         group_us.append(micros)
-    sizes = tuple([size or 0 for size in input_bytes])
-    return _new(Run, (tuple(results), tuple(classify_us), tuple(group_us), sizes))
+    # Every policy is some valid rule's, whose group set its size above.
+    return _new(Run, (tuple(results), tuple(classify_us), tuple(group_us), tuple(input_bytes)))
 
 
 def fallback_run(plan: Plan, reason: Reason) -> Run:

@@ -254,7 +254,7 @@ def shared_parts_valid(coverage: Any, scope: Any, features: Any,
             or type(scope) is not _SCOPE or not _NUMBERS.issuperset(map(type, scope))
             or type(features) is not _FEATURES):
         return False
-    if features is not _checked_features:
+    if features is not _checked_features and features is not _ZERO_FEATURES:
         if not _NUMBERS.issuperset(map(type, features)):
             return False
         _checked_features = features

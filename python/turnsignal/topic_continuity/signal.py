@@ -133,7 +133,8 @@ class TopicContinuity:
         included. ``request_id`` is passed to observers only (it is the
         caller's, e.g. a trace id). Wrong argument types raise ``TypeError``
         before any work (``checkpoint.check_arguments``)."""
-        check_arguments(history_available, deadline, cancel)
+        if history_available is not True or deadline is not None or cancel is not None:
+            check_arguments(history_available, deadline, cancel)  # the defaults need none
         if not self._configs:
             return TopicContinuityEvaluation((), (), None)  # no rules: history not read
         if type(format) is not str or format not in _CONCRETE:
@@ -141,7 +142,8 @@ class TopicContinuity:
         started_ns = time.time_ns()
         try:
             doc = self._hotpath.evaluation_doc(request, format, wire.MAX_EVALUATION_VALUES,
-                                               seconds(deadline), cancel)
+                                               None if deadline is None else seconds(deadline),
+                                               cancel)
         except WireFormatError:
             raise
         except Exception as error:  # cancel.is_set() raised, or a bug
@@ -150,8 +152,9 @@ class TopicContinuity:
             return self._stopped(Reason.INTERNAL_ERROR, request, format, started_ns, request_id)
         if doc is None:  # the deadline passed, or cancel was set, while decoding
             return self._stopped(Reason.CANCELLED, request, format, started_ns, request_id)
+        provenance = capture(request, doc.format, self._hotpath)
         return self._run(doc, history_available and doc.history_available, deadline, cancel,
-                         request_id, doc.format, started_ns, capture(request, doc.format))
+                         request_id, doc.format, started_ns, provenance)
 
     def evaluate_messages(self, messages: Sequence[Message], *, history_available: bool = True,
                           deadline: Optional[float] = None, cancel: Optional[CancelToken] = None,
@@ -186,7 +189,7 @@ class TopicContinuity:
         which a history reset reads as such: the provenance is kept when the
         format is known)."""
         concrete = None if format == "auto" else format
-        provenance = capture(request, concrete) if concrete is not None else None
+        provenance = capture(request, concrete, self._hotpath) if concrete is not None else None
         return self._finish(fallback_run(self._plan, reason), concrete, started_ns, request_id,
                             provenance)
 

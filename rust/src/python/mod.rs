@@ -9,6 +9,8 @@
 //! * `doc` — the `Doc`, and what it yields for one turn;
 //! * `turns` — the per-turn calls of the topic-continuity walk;
 //! * `messages` — already-decoded neutral messages (`turnsignal.model`);
+//! * `provenance` — the newest items of a request and their contents, which
+//!   an evaluation keeps (`turnsignal._provenance`);
 //! * `text` — the UTF-8 text of Python strings, borrowed;
 //! * `primitives` — the text primitives, exposed for the differential tests;
 //! * `lexical2` — evaluator lexical.2's live turn (`LiveTurn2`) and its
@@ -30,6 +32,7 @@ mod doc;
 mod lexical2;
 mod messages;
 mod primitives;
+mod provenance;
 mod source;
 mod text;
 mod turns;
@@ -108,6 +111,7 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(turns::prior_turn, m)?)?;
     m.add_function(wrap_pyfunction!(turns::live_turn2, m)?)?;
     m.add_function(wrap_pyfunction!(turns::prior_turn2, m)?)?;
+    m.add_function(wrap_pyfunction!(provenance::provenance_parts, m)?)?;
     lexical2::register(m)?;
     Ok(())
 }

@@ -1,0 +1,63 @@
+//! The parts of an evaluation's private provenance
+//! (`python/turnsignal/_provenance.py`): the newest wire items of a request
+//! and the `content` value of each, read in one call instead of a Python loop
+//! that every evaluation would pay for.
+
+use pyo3::exceptions::PyValueError;
+use pyo3::ffi;
+use pyo3::intern;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyTuple};
+
+/// `(tuple(items[-max_items:]), contents)` when `items` is exactly a list or
+/// a tuple; `None` for any other sequence (its own `__getitem__` may run: the
+/// caller reads it in Python). A content is `item.get("content")` for an
+/// exact dict and `None` for anything else, as the reference reads it.
+/// `max_items` must be at least 1 (`items[-0:]` would be every item).
+#[pyfunction]
+pub fn provenance_parts<'py>(
+    py: Python<'py>,
+    items: &Bound<'py, PyAny>,
+    max_items: usize,
+) -> PyResult<Option<(Bound<'py, PyTuple>, Bound<'py, PyTuple>)>> {
+    if max_items == 0 {
+        return Err(PyValueError::new_err("max_items must be at least 1"));
+    }
+    let tail: Bound<'py, PyTuple> = if let Ok(list) = items.cast_exact::<PyList>() {
+        let from = list.len().saturating_sub(max_items);
+        list.get_slice(from, list.len()).to_tuple()
+    } else if let Ok(tuple) = items.cast_exact::<PyTuple>() {
+        let from = tuple.len().saturating_sub(max_items);
+        tuple.get_slice(from, tuple.len())
+    } else {
+        return Ok(None);
+    };
+    let key = intern!(py, "content");
+    let mut contents = Vec::with_capacity(tail.len());
+    for item in tail.iter() {
+        contents.push(match item.cast_exact::<PyDict>() {
+            Ok(dict) => content_of(dict, key)?,
+            Err(_) => py.None().into_bound(py),
+        });
+    }
+    Ok(Some((tail, PyTuple::new(py, contents)?)))
+}
+
+/// `dict.get("content")`: None when missing; an error a key's own `__eq__`
+/// raised goes to the caller, as it would from `dict.get`.
+fn content_of<'py>(
+    dict: &Bound<'py, PyDict>,
+    key: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let py = dict.py();
+    // SAFETY: an exact dict and a str key, both alive; the result is a
+    // borrowed reference, owned at once.
+    let found = unsafe { ffi::PyDict_GetItemWithError(dict.as_ptr(), key.as_ptr()) };
+    if !found.is_null() {
+        return Ok(unsafe { Bound::from_borrowed_ptr(py, found) });
+    }
+    match PyErr::take(py) {
+        None => Ok(py.None().into_bound(py)),
+        Some(error) => Err(error),
+    }
+}
