@@ -4,14 +4,14 @@
 //! analysed with the GIL released (`run`).
 
 use pyo3::prelude::*;
-use pyo3::types::PyTuple;
+use pyo3::types::{PyBool, PyTuple};
 
 use crate::evidence::{live_window, prior_window, strs, PriorWindow};
 use crate::phrases::PhraseFlags;
 
 use super::doc::{excluded, Doc, LiveInputs, PriorInputs};
 use super::lexical2::{cues_tuple, LiveTurn2};
-use super::primitives::{flags_tuple, LiveTurn};
+use super::primitives::LiveTurn;
 use super::run;
 
 /// `(analysis, byte_count, truncated, excluded, opaque_only, term_count,
@@ -27,24 +27,33 @@ fn live_tuple<'py>(
 ) -> PyResult<Bound<'py, PyTuple>> {
     let (byte_count, truncated, excluded, opaque_only) = w;
     let (terms, entities, capped, prose) = counts;
-    let numbers = (
-        byte_count,
-        truncated,
-        excluded,
-        opaque_only,
-        terms,
-        entities,
-        capped,
-        prose,
-    )
-        .into_pyobject(py)?;
-    let flags = flags_tuple(flags).into_pyobject(py)?;
-    let items: Vec<Bound<'py, PyAny>> = std::iter::once(analysis)
-        .chain(numbers.iter())
-        .chain(flags.iter())
-        .chain(extra.iter().cloned())
-        .collect();
-    PyTuple::new(py, items)
+    let int = |n: usize| -> Bound<'py, PyAny> {
+        let Ok(value) = n.into_pyobject(py);
+        value.into_any()
+    };
+    let flag = |b: bool| PyBool::new(py, b).to_owned().into_any();
+    // One tuple built in place: this runs once per evaluation.
+    let fields = [
+        analysis,
+        int(byte_count),
+        flag(truncated),
+        flag(excluded),
+        flag(opaque_only),
+        int(terms),
+        int(entities),
+        flag(capped),
+        int(prose),
+        flag(flags.strong_reference),
+        flag(flags.weak_reference),
+        flag(flags.acknowledgement),
+        flag(flags.change_marker),
+        flag(flags.marker_ambiguous),
+    ];
+    if extra.is_empty() {
+        return PyTuple::new(py, fields);
+    }
+    let all: Vec<_> = fields.into_iter().chain(extra.iter().cloned()).collect();
+    PyTuple::new(py, all)
 }
 
 /// The live turn (messages `start..`) windowed under `max_turn_bytes` and
