@@ -103,7 +103,9 @@ impl<'py> DictScans<'py> {
         }
     }
 
-    /// `dict[key]` for an exact `dict`.
+    /// `dict[key]` for an exact `dict`. Kept out of line: the source's
+    /// `get`, which counting also runs, stays small.
+    #[inline(never)]
     pub fn get(&mut self, dict: &Bound<'py, PyAny>, key: Key) -> Found<'py> {
         let index = match self
             .scans
