@@ -33,6 +33,11 @@ _REQUEST_FRAME = 1
 
 Decision = Tuple[Class, Reason, float]
 
+# Enum members read through their class cost a metaclass lookup each (as in
+# classify.py): the table below reads these aliases.
+_CONTINUATION, _CHANGE, _UNKNOWN = Class.CONTINUATION, Class.CHANGE, Class.UNKNOWN
+_FULL = Coverage.FULL
+
 
 def new_request(cues: Cues) -> bool:
     """A request that points at nothing in the history, with an addition cue
@@ -61,19 +66,20 @@ def _explicit(f: Features, full: bool, coverage: Coverage) -> Optional[Decision]
     if not f.change_marker:
         return None
     if f.strong_reference or f.max_entity_score >= 0.5:
-        return Class.UNKNOWN, Reason.CONFLICTING, 0.0
+        return _UNKNOWN, Reason.CONFLICTING, 0.0
     if not full:
-        return Class.UNKNOWN, _not_full(coverage), 0.0
-    return Class.CHANGE, Reason.EXPLICIT_MARKER, EXPLICIT_CHANGE_CONFIDENCE
+        return _UNKNOWN, _not_full(coverage), 0.0
+    return _CHANGE, Reason.EXPLICIT_MARKER, EXPLICIT_CHANGE_CONFIDENCE
 
 
 def _overlap(f: Features, cues: Cues, c: float) -> Optional[Decision]:
     s = f.combined_score
     if s >= c:
         reason = Reason.ENTITY_OVERLAP if f.entity_score >= f.lexical_score else Reason.LEXICAL
-        return Class.CONTINUATION, reason, 0.5 + 0.5 * min(1.0, (s - c) / (1 - c))
+        ratio = (s - c) / (1 - c)
+        return _CONTINUATION, reason, 0.5 + 0.5 * (ratio if ratio < 1.0 else 1.0)
     if cues.recent_overlap >= _lex.RECENT_OVERLAP:
-        return Class.CONTINUATION, Reason.RECENT_OVERLAP, _lex.RECENT_OVERLAP_CONFIDENCE
+        return _CONTINUATION, Reason.RECENT_OVERLAP, _lex.RECENT_OVERLAP_CONFIDENCE
     return None
 
 
@@ -83,45 +89,45 @@ def _disjoint(f: Features, cues: Cues, ch: float, full: bool,
     if not (r <= ch and self_contained_question(f, cues)):
         return None
     if not full:
-        return Class.UNKNOWN, _not_full(coverage), 0.0
+        return _UNKNOWN, _not_full(coverage), 0.0
     if ch == 0:  # also -0.0
-        return Class.CHANGE, Reason.DISJOINT, DISJOINT_CONFIDENCE_MAX
+        return _CHANGE, Reason.DISJOINT, DISJOINT_CONFIDENCE_MAX
     # Written order matters for the last bit: (0.3*(ch-r))/ch, as in lexical.1.
-    return Class.CHANGE, Reason.DISJOINT, DISJOINT_CONFIDENCE_MIN + 0.3 * (ch - r) / ch
+    return _CHANGE, Reason.DISJOINT, DISJOINT_CONFIDENCE_MIN + 0.3 * (ch - r) / ch
 
 
 def _decide(c: float, ch: float, level: int, x: Evidence, cues: Cues) -> Decision:
     f, coverage = x.features, x.coverage
-    full = coverage is Coverage.FULL
+    full = coverage is _FULL
     if x.live_kind == LIVE_TOOL:
-        return Class.CONTINUATION, Reason.TOOL_EXCHANGE, 1.0
+        return _CONTINUATION, Reason.TOOL_EXCHANGE, 1.0
     if x.opaque_only:
-        return Class.UNKNOWN, Reason.OPAQUE_ONLY, 0.0
+        return _UNKNOWN, Reason.OPAQUE_ONLY, 0.0
     decided = _explicit(f, full, coverage)
     if decided:
         return decided
     if f.strong_reference:
-        return Class.CONTINUATION, Reason.REFERENCE, 0.8
+        return _CONTINUATION, Reason.REFERENCE, 0.8
     if f.acknowledgement:
-        return Class.CONTINUATION, Reason.ACKNOWLEDGEMENT, 0.5
+        return _CONTINUATION, Reason.ACKNOWLEDGEMENT, 0.5
     if level >= _REQUEST and new_request(cues):
         if not full:
-            return Class.UNKNOWN, _not_full(coverage), 0.0
-        return Class.CHANGE, Reason.NEW_REQUEST, _lex.NEW_REQUEST_CONFIDENCE
+            return _UNKNOWN, _not_full(coverage), 0.0
+        return _CHANGE, Reason.NEW_REQUEST, _lex.NEW_REQUEST_CONFIDENCE
     if answer(cues):
-        return Class.CONTINUATION, Reason.ANSWER, _lex.ANSWER_CONFIDENCE
+        return _CONTINUATION, Reason.ANSWER, _lex.ANSWER_CONFIDENCE
     if f.live_terms < 3:
-        return Class.UNKNOWN, Reason.INSUFFICIENT_TEXT, 0.0
+        return _UNKNOWN, Reason.INSUFFICIENT_TEXT, 0.0
     decided = _overlap(f, cues, c)
     if decided:
         return decided
     if f.marker_ambiguous:
-        return Class.UNKNOWN, Reason.AMBIGUOUS_MARKER, 0.0
+        return _UNKNOWN, Reason.AMBIGUOUS_MARKER, 0.0
     if level >= _DISJOINT:
         decided = _disjoint(f, cues, ch, full, coverage)
         if decided:
             return decided
-    return Class.UNKNOWN, Reason.INCONCLUSIVE, 0.0
+    return _UNKNOWN, Reason.INCONCLUSIVE, 0.0
 
 
 def classify2(name: str, continuation: float, change: float, change_evidence: str,
