@@ -103,9 +103,7 @@ impl<'py> DictScans<'py> {
         }
     }
 
-    /// `dict[key]` for an exact `dict`. Kept out of line: the source's
-    /// `get`, which counting also runs, stays small.
-    #[inline(never)]
+    /// `dict[key]` for an exact `dict`.
     pub fn get(&mut self, dict: &Bound<'py, PyAny>, key: Key) -> Found<'py> {
         let index = match self
             .scans
@@ -125,6 +123,9 @@ impl<'py> DictScans<'py> {
     }
 
     /// Scan `dict` into the next slot; `None` when it cannot be scanned.
+    /// Kept out of line: the source's `get`, which counting also runs,
+    /// stays small.
+    #[inline(never)]
     fn scan(&mut self, dict: &Bound<'py, PyAny>) -> Option<usize> {
         let index = self.next;
         self.next = (self.next + 1) % REMEMBERED;
