@@ -95,13 +95,15 @@ class Classifier:
         # Every rule of the group shares these: their check runs once here.
         self.shared_valid = shared_parts_valid(coverage, scope, f)
 
-    def result(self, name: str, continuation: float, change: float) -> TopicContinuityResult:
+    def result(self, name: str, continuation: float, change: float,
+               change_evidence: str = "") -> TopicContinuityResult:
         """One rule's result: the first matching row of the precedence table
         wins (the rows no threshold changes were decided once: ``fixed``).
         Every change row needs full coverage and positive evidence; doubt
         resolves to unknown. What the rules of the group share was checked
         once (``shared_valid``); the rule's own decision is checked here
-        (``group_result``, inline: this runs once per rule)."""
+        (``group_result``, inline: this runs once per rule). ``change_evidence``
+        is lexical.2's (``Classifier2``); lexical.1 has none."""
         fixed = self.fixed
         if fixed is not None:
             class_, reason, confidence = fixed

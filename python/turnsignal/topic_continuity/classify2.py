@@ -14,16 +14,19 @@ from turnsignal.topic_continuity.constants import (
     EXPLICIT_CHANGE_CONFIDENCE,
 )
 from turnsignal.topic_continuity.result import (
+    ZERO_FEATURES,
     Class,
     Coverage,
     Features,
     Reason,
     TopicContinuityResult,
+    checked_result,
     new_result,
+    shared_parts_valid,
 )
 from turnsignal.topic_continuity.walk import LIVE_TOOL, Cues, Evidence
 
-__all__ = ["EVIDENCE_LEVEL", "classify2"]
+__all__ = ["EVIDENCE_LEVEL", "Classifier2", "classify2"]
 
 #: ``change_evidence`` as a level: each adds a path to the ones before.
 EVIDENCE_LEVEL = {"explicit": 0, "request": 1, "disjoint": 2}
@@ -96,47 +99,110 @@ def _disjoint(f: Features, cues: Cues, ch: float, full: bool,
     return _CHANGE, Reason.DISJOINT, DISJOINT_CONFIDENCE_MIN + 0.3 * (ch - r) / ch
 
 
-def _decide(c: float, ch: float, level: int, x: Evidence, cues: Cues) -> Decision:
-    f, coverage = x.features, x.coverage
-    full = coverage is _FULL
+def _fixed_head(x: Evidence, full: bool) -> Optional[Decision]:
+    """The rows before the new-request row: no threshold nor evidence level
+    changes them."""
+    f = x.features
     if x.live_kind == LIVE_TOOL:
         return _CONTINUATION, Reason.TOOL_EXCHANGE, 1.0
     if x.opaque_only:
         return _UNKNOWN, Reason.OPAQUE_ONLY, 0.0
-    decided = _explicit(f, full, coverage)
+    decided = _explicit(f, full, x.coverage)
     if decided:
         return decided
     if f.strong_reference:
         return _CONTINUATION, Reason.REFERENCE, 0.8
     if f.acknowledgement:
         return _CONTINUATION, Reason.ACKNOWLEDGEMENT, 0.5
-    if level >= _REQUEST and new_request(cues):
-        if not full:
-            return _UNKNOWN, _not_full(coverage), 0.0
-        return _CHANGE, Reason.NEW_REQUEST, _lex.NEW_REQUEST_CONFIDENCE
+    return None
+
+
+def _new_request_row(x: Evidence, cues: Cues, full: bool) -> Optional[Decision]:
+    """The new-request row, for rules whose evidence level reaches it."""
+    if not new_request(cues):
+        return None
+    if not full:
+        return _UNKNOWN, _not_full(x.coverage), 0.0
+    return _CHANGE, Reason.NEW_REQUEST, _lex.NEW_REQUEST_CONFIDENCE
+
+
+def _fixed_middle(f: Features, cues: Cues) -> Optional[Decision]:
+    """The rows between the new-request row and the thresholds."""
     if answer(cues):
         return _CONTINUATION, Reason.ANSWER, _lex.ANSWER_CONFIDENCE
     if f.live_terms < 3:
         return _UNKNOWN, Reason.INSUFFICIENT_TEXT, 0.0
+    return None
+
+
+def _threshold_rows(x: Evidence, cues: Cues, c: float, ch: float, level: int,
+                    full: bool) -> Decision:
+    """The rows the thresholds decide, then the inconclusive default."""
+    f = x.features
     decided = _overlap(f, cues, c)
     if decided:
         return decided
     if f.marker_ambiguous:
         return _UNKNOWN, Reason.AMBIGUOUS_MARKER, 0.0
     if level >= _DISJOINT:
-        decided = _disjoint(f, cues, ch, full, coverage)
+        decided = _disjoint(f, cues, ch, full, x.coverage)
         if decided:
             return decided
     return _UNKNOWN, Reason.INCONCLUSIVE, 0.0
 
 
+class Classifier2:
+    """One lexical.2 policy group's evidence, ready for every rule of the
+    group (as ``classify.Classifier`` for lexical.1): the table of
+    docs/lexical2.md §4 in order, its rows that neither a threshold nor the
+    evidence level changes decided once, the new-request row once, and what
+    the group's results share checked once."""
+
+    __slots__ = ("coverage", "cues", "evidence", "features", "full", "head", "middle",
+                 "new_request", "scope", "shared_valid")
+
+    def __init__(self, x: Evidence) -> None:
+        self.evidence, self.coverage, self.scope = x, x.coverage, x.scope
+        self.full = full = x.coverage is _FULL
+        self.cues = cues = x.cues
+        if x.status is not None or cues is None:
+            # A terminal outcome (or, a bug, no cues): every rule's result.
+            self.features = ZERO_FEATURES
+            self.head = (_UNKNOWN, x.status or Reason.INTERNAL_ERROR, 0.0)
+        else:
+            self.features = x.features
+            self.head = _fixed_head(x, full)
+            if self.head is None:
+                self.new_request = _new_request_row(x, cues, full)
+                self.middle = _fixed_middle(x.features, cues)
+        self.shared_valid = shared_parts_valid(self.coverage, self.scope, self.features,
+                                               LEXICAL2)
+
+    def result(self, name: str, continuation: float, change: float,
+               change_evidence: str) -> TopicContinuityResult:
+        """One rule's result, checked: its own decision here, what the
+        group's results share once (``shared_valid``)."""
+        decided = self.head
+        if decided is None:
+            level = EVIDENCE_LEVEL[change_evidence]
+            if level >= _REQUEST and self.new_request is not None:
+                decided = self.new_request
+            elif self.middle is not None:
+                decided = self.middle
+            else:
+                decided = _threshold_rows(self.evidence, self.cues, continuation, change,
+                                          level, self.full)
+        class_, reason, confidence = decided
+        if self.shared_valid:
+            result = checked_result(name, class_, reason, confidence, self.coverage, self.scope,
+                                    self.features, LEXICAL2)
+            if result is not None:
+                return result
+        return new_result(name, class_, reason, confidence, self.coverage, self.scope,
+                          self.features, evaluator=LEXICAL2)
+
+
 def classify2(name: str, continuation: float, change: float, change_evidence: str,
               x: Evidence) -> TopicContinuityResult:
     """One lexical.2 rule's result over its group's evidence."""
-    if x.status is not None or x.cues is None:
-        return new_result(name, Class.UNKNOWN, x.status or Reason.INTERNAL_ERROR, 0.0,
-                          x.coverage, x.scope, evaluator=LEXICAL2)
-    class_, reason, confidence = _decide(continuation, change, EVIDENCE_LEVEL[change_evidence],
-                                         x, x.cues)
-    return new_result(name, class_, reason, confidence, x.coverage, x.scope, x.features,
-                      evaluator=LEXICAL2)
+    return Classifier2(x).result(name, continuation, change, change_evidence)

@@ -12,7 +12,7 @@ from turnsignal.config.evaluators import CHANGE_EVIDENCE, LEXICAL1, LEXICAL2
 from turnsignal.config.ranges import effective_range_problem
 from turnsignal.topic_continuity.checkpoint import CancelToken, Checkpoint
 from turnsignal.topic_continuity.classify import Classifier
-from turnsignal.topic_continuity.classify2 import classify2
+from turnsignal.topic_continuity.classify2 import Classifier2
 from turnsignal.topic_continuity.policy import HistoryPolicy
 from turnsignal.topic_continuity.result import (
     ZERO_FEATURES,
@@ -157,7 +157,7 @@ def _unavailable(policy: HistoryPolicy) -> Evidence:
 
 
 class _Group(NamedTuple):
-    classifier: Optional[Classifier]  # lexical.1 (None: internal error, or lexical.2)
+    classifier: Optional[Any]  # a Classifier or Classifier2 (None: internal error)
     evidence: Optional[Evidence]  # None: internal error
     micros: int
 
@@ -198,18 +198,17 @@ def evaluate_rules(doc: Any, plan: Plan, hotpath: ModuleType, *,
                     live = locate_live(doc, hotpath)
                 found = _group(doc, live, policy, lexical2, hotpath, checkpoint, cache)
             walked = perf_counter_ns()
-            classifier = Classifier(found) if found is not None and not lexical2 else None
+            classifier: Optional[Any] = (None if found is None else Classifier2(found)
+                                         if lexical2 else Classifier(found))
             group = groups[index] = _new(_Group, (classifier, found, (walked - last) // 1000))
             if input_bytes[policy_index] is None:  # its policy's first group
                 input_bytes[policy_index] = found.input_bytes if found is not None else 0
             last = walked
         classifier, found, micros = group
         if classifier is not None:
-            results.append(classifier.result(name, continuation, change))
-        elif found is None:
+            results.append(classifier.result(name, continuation, change, level))
+        else:  # the group's walk failed
             results.append(internal_error_result(name, include_assistant, evaluator))
-        else:
-            results.append(classify2(name, continuation, change, level, found))
         now = perf_counter_ns()
         classify_us.append((now - last) // 1000)
         last = now
