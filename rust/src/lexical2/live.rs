@@ -1,6 +1,8 @@
 //! The live turn as lexical.2 sees it (§3.3, §3.4) and the per-prior-turn
 //! score with the definite reference (§3.5).
 
+use std::cell::RefCell;
+
 use super::lexicon::{ADDITION_WINDOW, REQUEST_WINDOW};
 use super::lexicons2;
 use super::stem::stem_with;
@@ -97,10 +99,12 @@ fn first_segment_cues(first: &[Token], lex: &Lexicons, cues: &mut LiveCues) {
 fn scan_live<S: AsRef<str>>(
     segments: &[S],
     base: &LiveAnalysis,
+    mut marked: Vec<bool>,
 ) -> (PhraseFlags, LiveCues, Vec<bool>) {
     let lex = lexicons2();
     let mut cues = LiveCues::default();
-    let mut marked = vec![false; base.terms.len()];
+    marked.clear();
+    marked.resize(base.terms.len(), false);
     let flags = phrase_flags_visit(segments, lex, |j, segment, t, texts| {
         if j == 0 {
             first_segment_cues(t, lex, &mut cues);
@@ -120,33 +124,93 @@ fn scan_live<S: AsRef<str>>(
     (flags, cues, marked)
 }
 
-/// L2 = { stem(x) : x ∈ L, x ∉ stopwords, stem(x) ∉ stopwords }.
-fn content_of(base: &LiveAnalysis) -> StrSet {
-    let mut content = StrSet::new();
-    let mut buf = String::new();
+/// L2 = { stem(x) : x ∈ L, x ∉ stopwords, stem(x) ∉ stopwords }, into
+/// `content` (cleared first); `buf` is the stemmer's scratch.
+fn content_of(base: &LiveAnalysis, content: &mut StrSet, buf: &mut String) {
+    content.clear();
     for term in base.terms.iter() {
         if super::lexicon::is_stopword(term) {
             continue;
         }
-        let stemmed = stem_with(term, &mut buf);
+        let stemmed = stem_with(term, buf);
         if !super::lexicon::is_stopword(stemmed) {
             content.insert(stemmed);
         }
     }
-    content
+}
+
+/// What lexical.2 adds to lexical.1's analysis, given back when its live
+/// turn is dropped (`LiveAnalysis2::recycle`) and reused by the next one on
+/// the same thread: allocated once, not per request.
+#[derive(Default)]
+struct Spare {
+    content: StrSet,
+    content_lens: Vec<u64>,
+    marked: Vec<bool>,
+    buf: String,
+}
+
+thread_local! {
+    static SPARES: RefCell<Vec<Spare>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Spares kept, and the largest content set (in slots) worth keeping.
+const SPARES_KEPT: usize = 4;
+const SPARE_SLOTS: usize = 1 << 12;
+
+impl LiveAnalysis2 {
+    /// Hand the parts back for reuse by the next `analyze_live2` on the
+    /// current thread (small ones only; large ones are freed).
+    pub fn recycle(self) {
+        let LiveAnalysis2 {
+            base,
+            content,
+            content_lens,
+            marked,
+            ..
+        } = self;
+        base.recycle();
+        if content.capacity() > SPARE_SLOTS {
+            return;
+        }
+        let spare = Spare {
+            content,
+            content_lens,
+            marked,
+            buf: String::new(),
+        };
+        let _ = SPARES.try_with(|spares| {
+            if let Ok(mut spares) = spares.try_borrow_mut() {
+                if spares.len() < SPARES_KEPT {
+                    spares.push(spare);
+                }
+            }
+        });
+    }
 }
 
 /// The live turn of lexical.2 (§3.1–§3.4).
 pub fn analyze_live2<S: AsRef<str>>(segments: &[S]) -> LiveAnalysis2 {
     let base = analyze_live(segments);
-    let content = content_of(&base);
-    let mut content_lens = vec![0u64; 256];
+    let Spare {
+        mut content,
+        mut content_lens,
+        marked,
+        mut buf,
+    } = SPARES
+        .try_with(|spares| spares.try_borrow_mut().ok().and_then(|mut s| s.pop()))
+        .ok()
+        .flatten()
+        .unwrap_or_default();
+    content_of(&base, &mut content, &mut buf);
+    content_lens.clear();
+    content_lens.resize(256, 0);
     for term in content.iter() {
         if let Some(&b) = term.as_bytes().first() {
             content_lens[b as usize] |= 1u64 << term.len().min(63);
         }
     }
-    let (flags, cues, marked) = scan_live(segments, &base);
+    let (flags, cues, marked) = scan_live(segments, &base, marked);
     LiveAnalysis2 {
         flags,
         prose_terms: prose_terms(segments, &base),
@@ -160,7 +224,7 @@ pub fn analyze_live2<S: AsRef<str>>(segments: &[S]) -> LiveAnalysis2 {
 
 /// The live cues alone (for the differential tests).
 pub fn live_cues<S: AsRef<str>>(segments: &[S]) -> LiveCues {
-    scan_live(segments, &analyze_live(segments)).1
+    scan_live(segments, &analyze_live(segments), Vec::new()).1
 }
 
 /// (lexical, entity, capped, definite reference, recent overlap) of one

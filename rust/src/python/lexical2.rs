@@ -2,6 +2,8 @@
 //! as `LiveTurn2` (made by `doc::live_turn2` on the request path), and the
 //! functions the differential tests compare with the reference.
 
+use std::mem::ManuallyDrop;
+
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -76,12 +78,23 @@ pub(crate) fn cues_tuple(c: &LiveCues) -> CuesTuple {
 /// The live turn as lexical.2 sees it; created by `analyze_live2`.
 #[pyclass(frozen, module = "turnsignal._native", name = "LiveTurn2")]
 pub struct LiveTurn2 {
-    inner: LiveAnalysis2,
+    // Taken back by `Drop` for the next live turn (see
+    // `LiveAnalysis2::recycle`), as `LiveTurn`'s analysis is.
+    inner: ManuallyDrop<LiveAnalysis2>,
+}
+
+impl Drop for LiveTurn2 {
+    fn drop(&mut self) {
+        // SAFETY: `inner` is never used again: this is the value's last use.
+        unsafe { ManuallyDrop::take(&mut self.inner) }.recycle();
+    }
 }
 
 impl LiveTurn2 {
     pub(crate) fn new(inner: LiveAnalysis2) -> Self {
-        LiveTurn2 { inner }
+        LiveTurn2 {
+            inner: ManuallyDrop::new(inner),
+        }
     }
 
     pub(crate) fn analysis(&self) -> &LiveAnalysis2 {
@@ -141,7 +154,7 @@ fn analyze_live2(py: Python<'_>, segments: &Bound<'_, PyAny>) -> PyResult<LiveTu
     let h = hold_seq(segments, "segments")?;
     let s = strs(&h);
     let inner = run(py, total(&s), || lexical2::analyze_live2(&s))?;
-    Ok(LiveTurn2 { inner })
+    Ok(LiveTurn2::new(inner))
 }
 
 #[pyfunction]
