@@ -22,9 +22,10 @@ LEVELS = ("explicit", "request", "disjoint")
 NEW_REQUEST_AND_ANSWER = Cues(request=1, addition=True, polar=True, act=2, content_terms=5)
 # A self-contained question after a statement (row 16's cues).
 SELF_CONTAINED = Cues(question=True, content_terms=5, act=1)
+NO_CUES = Cues()
 
 
-def evidence(cues: Cues = Cues(), coverage: Coverage = Coverage.FULL, **features: Any,
+def evidence(cues: Cues = NO_CUES, coverage: Coverage = Coverage.FULL, **features: Any,
              ) -> Evidence:
     values = {"live_terms": 5, "live_prose_terms": 5}
     values.update(features)
@@ -88,7 +89,7 @@ def test_threshold_rows_per_rule() -> None:
 def test_recent_overlap_and_ambiguous_marker_rows() -> None:
     assert decide(evidence(Cues(recent_overlap=0.3)), "explicit") == \
         (Reason.RECENT_OVERLAP, 0.5)
-    assert decide(evidence(Cues(), marker_ambiguous=True), "disjoint")[0] \
+    assert decide(evidence(NO_CUES, marker_ambiguous=True), "disjoint")[0] \
         is Reason.AMBIGUOUS_MARKER
 
 
