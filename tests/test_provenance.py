@@ -104,6 +104,17 @@ def test_a_raising_key_raises_in_both(hotpath: Any) -> None:
         hotpath.provenance_parts(items, MAX_ITEMS)
 
 
+def test_capture_gives_up_on_what_raises(hotpath: Any) -> None:
+    """No provenance (a history reset then refuses), never an exception."""
+    assert capture({"messages": [{Colliding(): 1, "role": "user"}]}, "openai", hotpath) is None
+
+    class Messages(list):
+        def __getitem__(self, index: Any) -> Any:
+            raise RuntimeError("the caller's own indexing")
+
+    assert capture({"messages": Messages([{"role": "user"}])}, "openai", hotpath) is None
+
+
 def test_an_evaluation_keeps_the_parts(implementation: str) -> None:
     messages = [{"role": "user", "content": "Refactor the config loader"},
                 {"role": "assistant", "content": "Done: the loader is lazy now."},

@@ -106,7 +106,14 @@ def capture(request: Any, format: str, hotpath: Any) -> Optional[Provenance]:
     if format not in _CAPTURED:
         return None  # neutral requests are not what a reset rewrites
     items = items_of(request, format)
-    parts = hotpath.provenance_parts(items, MAX_ITEMS)
-    if parts is None:  # another kind of sequence: its own methods may run
-        parts = read_parts(items)
-    return Provenance(len(items), parts, format)
+    try:
+        parts = hotpath.provenance_parts(items, MAX_ITEMS)
+        if parts is None:  # another kind of sequence: its own methods may run
+            parts = read_parts(items)
+        count = len(items)
+    except Exception:
+        # A caller's object that raises when read (a key's own __eq__, a
+        # sequence's __getitem__): no provenance, so a reset refuses rather
+        # than the evaluation failing.
+        return None
+    return Provenance(count, parts, format)
