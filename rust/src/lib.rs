@@ -15,6 +15,7 @@ pub mod lexical2;
 pub mod masking;
 pub mod phrase_lexicon;
 pub mod phrases;
+pub mod pool;
 pub mod quotes;
 pub mod request;
 pub mod score;

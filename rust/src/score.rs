@@ -8,6 +8,7 @@ use crate::fused::{scan_segment, Scratch};
 use crate::lexicon::is_stopword;
 use crate::masking::{masked_ranges, merge_ranges, unmasked_runs};
 use crate::phrases::{phrase_flags, PhraseFlags};
+use crate::pool::{self, Pool, KEPT_SLOTS};
 use crate::quotes::single_quote_spans;
 use crate::strset::{pack_short, ShortIndex, StrSet};
 
@@ -202,36 +203,21 @@ pub fn analyze_live<S: AsRef<str>>(segments: &[S]) -> LiveAnalysis {
 thread_local! {
     /// Analyses given back (`LiveAnalysis::recycle`) for the next live turn
     /// on this thread: their sets and indexes are reused, not reallocated.
-    static POOL: RefCell<Vec<LiveAnalysis>> = const { RefCell::new(Vec::new()) };
+    static POOL: Pool<LiveAnalysis> = const { RefCell::new(Vec::new()) };
 }
-
-/// Analyses kept in the pool, and the largest (in set slots) worth keeping.
-const POOLED: usize = 4;
-const POOLED_SLOTS: usize = 1 << 12;
 
 impl LiveAnalysis {
     /// Hand this analysis back for reuse by the next `analyze_live` on the
     /// current thread (small ones only; large ones are freed).
     pub fn recycle(self) {
-        if self.terms.capacity() > POOLED_SLOTS || self.entities.capacity() > POOLED_SLOTS {
-            return;
+        if self.terms.capacity() <= KEPT_SLOTS && self.entities.capacity() <= KEPT_SLOTS {
+            pool::give(&POOL, self);
         }
-        let _ = POOL.try_with(|pool| {
-            if let Ok(mut pool) = pool.try_borrow_mut() {
-                if pool.len() < POOLED {
-                    pool.push(self);
-                }
-            }
-        });
     }
 
     /// A pooled analysis, cleared, or a new one sized for `bytes` of text.
     fn fresh(bytes: usize) -> LiveAnalysis {
-        let pooled = POOL
-            .try_with(|pool| pool.try_borrow_mut().ok().and_then(|mut p| p.pop()))
-            .ok()
-            .flatten();
-        match pooled {
+        match pool::take(&POOL) {
             Some(mut a) => {
                 a.terms.clear();
                 a.entities.clear();

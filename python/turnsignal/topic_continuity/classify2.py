@@ -20,8 +20,7 @@ from turnsignal.topic_continuity.result import (
     Features,
     Reason,
     TopicContinuityResult,
-    checked_result,
-    new_result,
+    group_result,
     shared_parts_valid,
 )
 from turnsignal.topic_continuity.walk import LIVE_TOOL, Cues, Evidence
@@ -193,13 +192,8 @@ class Classifier2:
                 decided = _threshold_rows(self.evidence, self.cues, continuation, change,
                                           level, self.full)
         class_, reason, confidence = decided
-        if self.shared_valid:
-            result = checked_result(name, class_, reason, confidence, self.coverage, self.scope,
-                                    self.features, LEXICAL2)
-            if result is not None:
-                return result
-        return new_result(name, class_, reason, confidence, self.coverage, self.scope,
-                          self.features, evaluator=LEXICAL2)
+        return group_result(name, class_, reason, confidence, self.coverage, self.scope,
+                            self.features, self.shared_valid, LEXICAL2)
 
 
 def classify2(name: str, continuation: float, change: float, change_evidence: str,

@@ -283,15 +283,17 @@ def checked_result(signal: Any, class_: Any, reason: Any, confidence: Any, cover
 
 def group_result(signal: str, class_: Class, reason: Reason, confidence: float,
                  coverage: Coverage, scope: Scope, features: Features,
-                 shared_valid: bool) -> TopicContinuityResult:
-    """``new_result`` for a lexical.1 rule whose group's shared parts were
-    checked once (``shared_valid``, from ``shared_parts_valid``): only the
-    rule's own decision is checked here."""
+                 shared_valid: bool, evaluator: str = EVALUATOR_VERSION,
+                 ) -> TopicContinuityResult:
+    """``new_result`` for a rule whose group's shared parts were checked
+    once (``shared_valid``, from ``shared_parts_valid``): only the rule's own
+    decision is checked here."""
     if shared_valid:
-        result = checked_result(signal, class_, reason, confidence, coverage, scope, features)
+        result = checked_result(signal, class_, reason, confidence, coverage, scope, features,
+                                evaluator)
         if result is not None:
             return result
-    return new_result(signal, class_, reason, confidence, coverage, scope, features)
+    return new_result(signal, class_, reason, confidence, coverage, scope, features, evaluator)
 
 
 def new_result(signal: str, class_: Class, reason: Reason, confidence: float,

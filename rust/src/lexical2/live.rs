@@ -12,6 +12,7 @@ use crate::phrase_lexicon::{
     IS_POLAR, IS_PRONOUN,
 };
 use crate::phrases::{leading_acks, longest_match, phrase_flags_visit, PhraseFlags, Token};
+use crate::pool::{self, Pool, KEPT_SLOTS};
 use crate::score::{
     analyze_live, containment, prose_terms, score_prior_marked, score_prior_with, LiveAnalysis,
 };
@@ -151,12 +152,8 @@ struct Spare {
 }
 
 thread_local! {
-    static SPARES: RefCell<Vec<Spare>> = const { RefCell::new(Vec::new()) };
+    static SPARES: Pool<Spare> = const { RefCell::new(Vec::new()) };
 }
-
-/// Spares kept, and the largest content set (in slots) worth keeping.
-const SPARES_KEPT: usize = 4;
-const SPARE_SLOTS: usize = 1 << 12;
 
 impl LiveAnalysis2 {
     /// Hand the parts back for reuse by the next `analyze_live2` on the
@@ -170,22 +167,18 @@ impl LiveAnalysis2 {
             ..
         } = self;
         base.recycle();
-        if content.capacity() > SPARE_SLOTS {
-            return;
+        if content.capacity() <= KEPT_SLOTS {
+            let buf = String::new();
+            pool::give(
+                &SPARES,
+                Spare {
+                    content,
+                    content_lens,
+                    marked,
+                    buf,
+                },
+            );
         }
-        let spare = Spare {
-            content,
-            content_lens,
-            marked,
-            buf: String::new(),
-        };
-        let _ = SPARES.try_with(|spares| {
-            if let Ok(mut spares) = spares.try_borrow_mut() {
-                if spares.len() < SPARES_KEPT {
-                    spares.push(spare);
-                }
-            }
-        });
     }
 }
 
@@ -197,11 +190,7 @@ pub fn analyze_live2<S: AsRef<str>>(segments: &[S]) -> LiveAnalysis2 {
         mut content_lens,
         marked,
         mut buf,
-    } = SPARES
-        .try_with(|spares| spares.try_borrow_mut().ok().and_then(|mut s| s.pop()))
-        .ok()
-        .flatten()
-        .unwrap_or_default();
+    } = pool::take(&SPARES).unwrap_or_default();
     content_of(&base, &mut content, &mut buf);
     content_lens.clear();
     content_lens.resize(256, 0);

@@ -157,3 +157,28 @@ impl<'py> DictScans<'py> {
         Some(index)
     }
 }
+
+/// `dict.get(key)` for an exact `dict`, by one `PyDict_GetItemWithError`:
+/// `None` when the key is missing (no error is fetched then); an error a
+/// key's own `__eq__` raised is returned.
+#[inline]
+pub fn lookup<'py>(
+    dict: &Bound<'py, PyAny>,
+    key: &Bound<'py, PyAny>,
+) -> PyResult<Option<Bound<'py, PyAny>>> {
+    let py = dict.py();
+    // SAFETY: the caller checked `dict` is exactly a dict; both are alive and
+    // the result, a borrowed reference, is owned at once.
+    let found = unsafe { ffi::PyDict_GetItemWithError(dict.as_ptr(), key.as_ptr()) };
+    if !found.is_null() {
+        return Ok(Some(unsafe { Bound::from_borrowed_ptr(py, found) }));
+    }
+    // SAFETY: the GIL is held.
+    if unsafe { ffi::PyErr_Occurred() }.is_null() {
+        return Ok(None); // the common miss: no error to fetch
+    }
+    match PyErr::take(py) {
+        None => Ok(None),
+        Some(error) => Err(error),
+    }
+}

@@ -4,10 +4,11 @@
 //! that every evaluation would pay for.
 
 use pyo3::exceptions::PyValueError;
-use pyo3::ffi;
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
+
+use super::dicts::lookup;
 
 /// `(tuple(items[-max_items:]), contents)` when `items` is exactly a list or
 /// a tuple; `None` for any other sequence (its own `__getitem__` may run: the
@@ -50,14 +51,5 @@ fn content_of<'py>(
     key: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let py = dict.py();
-    // SAFETY: an exact dict and a str key, both alive; the result is a
-    // borrowed reference, owned at once.
-    let found = unsafe { ffi::PyDict_GetItemWithError(dict.as_ptr(), key.as_ptr()) };
-    if !found.is_null() {
-        return Ok(unsafe { Bound::from_borrowed_ptr(py, found) });
-    }
-    match PyErr::take(py) {
-        None => Ok(py.None().into_bound(py)),
-        Some(error) => Err(error),
-    }
+    Ok(lookup(dict.as_any(), key)?.unwrap_or_else(|| py.None().into_bound(py)))
 }

@@ -18,7 +18,7 @@ use pyo3::{ffi, intern};
 
 use crate::request::source::{Failure, Key, Mode, Read, Shape, Source};
 
-use super::dicts::{DictScans, Found};
+use super::dicts::{lookup, DictScans, Found};
 use super::text::utf8;
 
 /// How often (in reads) the deadline and the cancellation token are checked.
@@ -176,25 +176,14 @@ impl<'py> PySource<'py> {
         self.keys[key as usize].bind(self.py)
     }
 
-    /// `map[key]` for an exact dict (`map`): one `PyDict_GetItemWithError`
-    /// (a missing key raises nothing).
+    /// `map[key]` for an exact dict (`map`), by `dicts::lookup`.
     #[inline]
     fn dict_lookup(&self, map: &Bound<'py, PyAny>, key: Key) -> Read<Option<Bound<'py, PyAny>>> {
-        // SAFETY: `map` is exactly a dict and the key an interned str, both
-        // alive; the result is a borrowed reference, owned at once.
-        let found = unsafe { ffi::PyDict_GetItemWithError(map.as_ptr(), self.key(key).as_ptr()) };
-        if !found.is_null() {
-            return Ok(Some(unsafe { Bound::from_borrowed_ptr(self.py, found) }));
-        }
-        // SAFETY: the GIL is held.
-        if unsafe { ffi::PyErr_Occurred() }.is_null() {
-            return Ok(None); // the common miss: no error to fetch
-        }
-        match PyErr::take(self.py) {
-            None => Ok(None),
+        match lookup(map, self.key(key).as_any()) {
+            Ok(value) => Ok(value),
             // A key's own `__eq__` raised it: missing, as `dict.get` reads it.
-            Some(e) if e.is_instance_of::<PyKeyError>(self.py) => Ok(None),
-            Some(e) => Err(unreadable(self.py, e)),
+            Err(e) if e.is_instance_of::<PyKeyError>(self.py) => Ok(None),
+            Err(e) => Err(unreadable(self.py, e)),
         }
     }
 
