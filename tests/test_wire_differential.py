@@ -267,6 +267,10 @@ def _evaluate(value: Any, format_: str, implementation: str) -> Any:
 def _doc(value: Any, format_: str, implementation: str) -> Optional[Tuple[Any, ...]]:
     doc = load_hotpath(implementation).evaluation_doc(value, format_,
                                                       wire.MAX_EVALUATION_VALUES)
+    # The walk's one read of the Doc: its kinds and floor, and the indexes of
+    # the messages of kind 0 (a turn start), ascending.
+    starts = tuple(index for index, kind in enumerate(doc.kinds) if kind == 0)
+    assert doc.layout == (doc.kinds, doc.floor, starts)
     return doc.kinds, doc.floor, doc.history_available, doc.format
 
 

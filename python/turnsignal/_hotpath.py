@@ -57,6 +57,9 @@ class Doc(Protocol):
     def floor(self) -> int: ...  # 0 start, 1 message cap, 2 block cap, 3 decoding budget
 
     @property
+    def layout(self) -> Tuple[bytes, int, Tuple[int, ...]]: ...  # kinds, floor, starts
+
+    @property
     def history_available(self) -> bool: ...
 
     @property

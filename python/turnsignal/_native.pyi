@@ -125,6 +125,10 @@ class Doc:
     def floor(self) -> int:
         """0 conversation start, 1 message cap, 2 block cap, 3 decoding budget."""
     @property
+    def layout(self) -> Tuple[bytes, int, Tuple[int, ...]]:
+        """``(kinds, floor, starts)``: ``starts`` the indexes of the messages
+        of kind 0, ascending (what the walk steps through)."""
+    @property
     def history_available(self) -> bool: ...
     @property
     def format(self) -> str: ...

@@ -78,7 +78,7 @@ class Doc:
     """The newest messages, from the one where the evaluator's walk must stop
     (or the first) to the live one, and what lies before them."""
 
-    __slots__ = ("floor", "format", "history_available", "kinds", "messages")
+    __slots__ = ("floor", "format", "history_available", "kinds", "layout", "messages")
 
     def __init__(self, messages: Sequence[Message], floor: int, history_available: bool = True,
                  format: str = "neutral") -> None:
@@ -87,6 +87,10 @@ class Doc:
         self.floor = floor
         self.history_available = history_available
         self.format = format
+        # What the walk reads, in one attribute: the kinds, the floor and the
+        # indexes of the messages that start a turn, ascending.
+        starts = tuple(index for index, kind in enumerate(self.kinds) if kind == START)
+        self.layout = (self.kinds, floor, starts)
 
 
 def messages_doc(messages: Sequence[Message], truncated: bool = False,

@@ -51,24 +51,28 @@ def decide_fixed(x: Evidence) -> Optional[Decision]:
     """The rows of the precedence table that no threshold changes (terminal
     outcomes, tool exchange, opaque live turn, markers, references,
     acknowledgements, too little text): decided once for a policy group."""
-    if x.status is not None:
-        return _UNKNOWN, x.status, 0.0
-    f = x.features
-    if x.live_kind == LIVE_TOOL:
+    # Unpacked, not read by name: a NamedTuple's field costs an attribute
+    # lookup each, and this runs on every evaluation.
+    status, coverage, _, f, live_kind, opaque_only, _, _ = x
+    if status is not None:
+        return _UNKNOWN, status, 0.0
+    if live_kind == LIVE_TOOL:
         return _CONTINUATION, _TOOL_EXCHANGE, 1.0
-    if x.opaque_only:
+    if opaque_only:
         return _UNKNOWN, _OPAQUE_ONLY, 0.0
-    if f.change_marker:
-        if f.strong_reference or f.max_entity_score >= 0.5:
+    (_, _, live_terms, _, _, _, _, _, max_entity, strong, _, change_marker, _,
+     acknowledgement) = f
+    if change_marker:
+        if strong or max_entity >= 0.5:
             return _UNKNOWN, _CONFLICTING, 0.0
-        if x.coverage is not _FULL:
-            return _UNKNOWN, _not_full(x.coverage), 0.0
+        if coverage is not _FULL:
+            return _UNKNOWN, _not_full(coverage), 0.0
         return _CHANGE, _EXPLICIT_MARKER, EXPLICIT_CHANGE_CONFIDENCE
-    if f.strong_reference:
+    if strong:
         return _CONTINUATION, _REFERENCE, 0.8
-    if f.acknowledgement:
+    if acknowledgement:
         return _CONTINUATION, _ACKNOWLEDGEMENT, 0.5
-    if f.live_terms < 3:
+    if live_terms < 3:
         return _UNKNOWN, _INSUFFICIENT_TEXT, 0.0
     return None
 
@@ -83,15 +87,18 @@ class Classifier:
 
     def __init__(self, x: Evidence) -> None:
         self.fixed = fixed = decide_fixed(x)
-        self.coverage, self.scope = coverage, scope = x.coverage, x.scope
-        self.features = f = x.features if x.status is None else ZERO_FEATURES
+        status, coverage, scope, f, _, _, _, _ = x
+        self.coverage, self.scope = coverage, scope
+        self.features = f = f if status is None else ZERO_FEATURES
         if fixed is None:  # what the threshold rows read (only they read it)
+            (_, _, _, prose_terms, lexical, entity, combined, max_raw, _, strong, weak, _,
+             ambiguous, _) = f
             self.full = coverage is _FULL
-            self.combined, self.max_raw = f.combined_score, f.max_raw_score
-            self.entity_wins = f.entity_score >= f.lexical_score
-            self.marker_ambiguous = f.marker_ambiguous
-            self.self_contained = (not f.strong_reference and not f.weak_reference
-                                   and f.live_prose_terms >= MIN_SELF_CONTAINED_PROSE_TERMS)
+            self.combined, self.max_raw = combined, max_raw
+            self.entity_wins = entity >= lexical
+            self.marker_ambiguous = ambiguous
+            self.self_contained = (not strong and not weak
+                                   and prose_terms >= MIN_SELF_CONTAINED_PROSE_TERMS)
         # Every rule of the group shares these: their check runs once here.
         self.shared_valid = shared_parts_valid(coverage, scope, f)
 

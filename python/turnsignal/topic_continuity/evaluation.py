@@ -77,13 +77,11 @@ class TopicContinuityEvaluation:
     def _from_run(cls, run: Run, format: Optional[str], started_ns: int,
                   ended_ns: int) -> TopicContinuityEvaluation:
         self = cls.__new__(cls)
+        results, self._classify_us, self._group_us, self.preparation_input_bytes = run
         self.started_ns = started_ns
         self.ended_ns = ended_ns
         self._outcomes = None
-        self.results = Results(run.results)
-        self._classify_us = run.classify_us
-        self._group_us = run.group_us
-        self.preparation_input_bytes = run.input_bytes
+        self.results = Results(results)
         self.format = format
         self._provenance = None
         return self

@@ -152,9 +152,13 @@ class TopicContinuity:
             return self._stopped(Reason.INTERNAL_ERROR, request, format, started_ns, request_id)
         if doc is None:  # the deadline passed, or cancel was set, while decoding
             return self._stopped(Reason.CANCELLED, request, format, started_ns, request_id)
-        provenance = capture(request, doc.format, self._hotpath)
-        return self._run(doc, history_available and doc.history_available, deadline, cancel,
-                         request_id, doc.format, started_ns, provenance)
+        concrete = doc.format  # read once: an attribute of the native Doc costs a call
+        provenance = capture(request, concrete, self._hotpath)
+        # As ``_run``, inline: this is every request's path.
+        run = evaluate_rules(doc, self._plan, self._hotpath,
+                             history_available=history_available and doc.history_available,
+                             deadline=deadline, cancel=cancel)
+        return self._finish(run, concrete, started_ns, request_id, provenance)
 
     def evaluate_messages(self, messages: Sequence[Message], *, history_available: bool = True,
                           deadline: Optional[float] = None, cancel: Optional[CancelToken] = None,

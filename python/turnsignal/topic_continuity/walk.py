@@ -1,10 +1,11 @@
 """The walk (spec §5, §6): messages → one policy group's evidence.
 
 Python walks the conversation over compact data — one kind byte per message
-(``Doc.kinds``) — to find the live turn, the tool exchange and the prior
-turns, applies the counted caps and the byte budgets, and assembles coverage
-and scope. The text of a turn is read by one hot-path call per turn
-(``live_turn``, ``prior_turn``: the native core or the reference), and the
+and the indexes of the messages that start a turn (``Doc.layout``) — to find
+the live turn, the tool exchange and the prior turns, applies the counted
+caps and the byte budgets, and assembles coverage and scope. The text of a
+turn is read by one hot-path call per turn (``live_turn``, ``prior_turn``:
+the native core or the reference), and the
 deadline is checked between those calls, so at most one turn's retained text
 is processed between two checks (§9).
 """
@@ -26,7 +27,7 @@ LIVE_USER = "user"
 LIVE_TOOL = "tool_continuation"
 
 # Message kinds and window floors (see ``turnsignal._reference.doc``).
-_START, _OTHER = b"\x00", b"\x03"
+_OTHER = b"\x03"
 _FLOOR_START, _FLOOR_SCAN, _FLOOR_BLOCKS, _FLOOR_BUDGET = 0, 1, 2, 3
 
 # NamedTuples built without their Python-level ``__new__`` (every field given).
@@ -82,7 +83,7 @@ class Evidence(NamedTuple):
 
 def locate_live(doc: Any, hotpath: ModuleType) -> LiveTurn:
     """The live turn (§5.2) and the tool walk (§5.3): policy-independent."""
-    kinds, floor = doc.kinds, doc.floor
+    kinds, floor, starts = doc.layout
     last = len(kinds) - 1
     lowest = 1 if floor == _FLOOR_SCAN or floor == _FLOOR_BLOCKS else 0
     if last < lowest:  # no message, or only one the walk may not visit
@@ -91,12 +92,13 @@ def locate_live(doc: Any, hotpath: ModuleType) -> LiveTurn:
         return LiveTurn(Reason.OVER_BUDGET, feature_cap_reached=floor == _FLOOR_BLOCKS)
     kind = kinds[last]
     if kind == 0:
-        return LiveTurn(None, last, LIVE_USER)
+        return _new(LiveTurn, (None, last, LIVE_USER, False))
     if kind != 1:
         return LiveTurn(Reason.NO_LIVE_USER_TURN)
     # Back from the tool result to the turn's user message, through assistant
-    # and tool-result messages only.
-    start = kinds.rfind(_START, lowest, last)
+    # and tool-result messages only: the newest turn start (the live message
+    # is a tool result, so every start lies before it).
+    start = starts[-1] if starts and starts[-1] >= lowest else -1
     if kinds.rfind(_OTHER, lowest, last) > start:
         return LiveTurn(Reason.ORPHAN_TOOL_RESULT)
     if start < 0:
@@ -105,13 +107,13 @@ def locate_live(doc: Any, hotpath: ModuleType) -> LiveTurn:
         return LiveTurn(Reason.OVER_BUDGET, feature_cap_reached=floor == _FLOOR_BLOCKS)
     if not hotpath.tool_ids_match(doc, start):
         return LiveTurn(Reason.ORPHAN_TOOL_RESULT)
-    return LiveTurn(None, start, LIVE_TOOL)
+    return _new(LiveTurn, (None, start, LIVE_TOOL, False))
 
 
-def _terminal(status: Reason, policy: HistoryPolicy, live: LiveTurn, excluded: bool = False,
+def _terminal(status: Reason, policy: HistoryPolicy, live_kind: str, excluded: bool = False,
               capped: bool = False, input_bytes: int = 0) -> Evidence:
     scope = Scope(policy.include_assistant, excluded, capped)
-    return Evidence(status, _PARTIAL, scope, ZERO_FEATURES, live.kind, False, input_bytes)
+    return Evidence(status, _PARTIAL, scope, ZERO_FEATURES, live_kind, False, input_bytes)
 
 
 def evidence(doc: Any, live: LiveTurn, policy: HistoryPolicy, hotpath: ModuleType,
@@ -125,20 +127,22 @@ def evidence(doc: Any, live: LiveTurn, policy: HistoryPolicy, hotpath: ModuleTyp
     when there is one group): a turn windowed under the same
     ``max_turn_bytes`` (and ``include_assistant``) yields the same evidence
     whatever the other limits."""
-    if live.status is not None:
-        return _terminal(live.status, policy, live, capped=live.feature_cap_reached)
+    # Unpacked once: a NamedTuple's fields cost an attribute lookup each.
+    status, live_start, live_kind, live_capped = live
+    if status is not None:
+        return _terminal(status, policy, live_kind, capped=live_capped)
     active = checkpoint.active
     if active and checkpoint.expired():
-        return _terminal(_CANCELLED, policy, live)
+        return _terminal(_CANCELLED, policy, live_kind)
     max_prior_turns, turn_bytes, max_input_bytes, include_assistant = policy
     live_call = hotpath.live_turn2 if lexical2 else hotpath.live_turn
     if cache is None:
-        analysed = live_call(doc, live.start, turn_bytes)
+        analysed = live_call(doc, live_start, turn_bytes)
     else:
-        key = ("live2", live.start, turn_bytes) if lexical2 else (live.start, turn_bytes)
+        key = ("live2", live_start, turn_bytes) if lexical2 else (live_start, turn_bytes)
         analysed = cache.get(key)
         if analysed is None:
-            analysed = cache[key] = live_call(doc, live.start, turn_bytes)
+            analysed = cache[key] = live_call(doc, live_start, turn_bytes)
     if lexical2:
         (analysis, input_bytes, partial, excluded, opaque_only, live_terms, entity_count, capped,
          prose_terms, strong, weak, acknowledgement, change_marker, ambiguous, live_cues,
@@ -146,34 +150,39 @@ def evidence(doc: Any, live: LiveTurn, policy: HistoryPolicy, hotpath: ModuleTyp
     else:
         (analysis, input_bytes, partial, excluded, opaque_only, live_terms, entity_count, capped,
          prose_terms, strong, weak, acknowledgement, change_marker, ambiguous) = analysed
-    opaque_only = opaque_only and live.kind == LIVE_USER
+    opaque_only = opaque_only and live_kind == LIVE_USER
     if active and checkpoint.expired():
-        return _terminal(_CANCELLED, policy, live, excluded, capped, input_bytes)
+        return _terminal(_CANCELLED, policy, live_kind, excluded, capped, input_bytes)
 
-    kinds, floor = doc.kinds, doc.floor
-    lowest = 1 if floor == _FLOOR_SCAN or floor == _FLOOR_BLOCKS else 0
+    _, floor, starts = doc.layout
+    # The prior turns start at starts[turn - 1], starts[turn - 2], ... down
+    # to the window's floor (message 0 is not visited under a cap's floor):
+    # the live turn starts at the newest start (``locate_live``).
+    turn = len(starts) - 1
+    first = 1 if starts[0] == 0 and (floor == _FLOOR_SCAN or floor == _FLOOR_BLOCKS) else 0
     has_entities = entity_count > 0
     best = -1.0
     lexical_score = entity_score = combined = max_raw = max_entity = 0.0
     prior = 0
     found_prior = beyond = tool_cap = floor_reached = False
     definite, act, overlap = False, 0, 0.0  # lexical.2's cues of the prior turns
-    end = live.start
+    end = live_start
     while True:
-        start = kinds.rfind(_START, lowest, end)
-        if start < 0:
+        turn -= 1
+        if turn < first:
             # The walk reaches the window's floor: the conversation's start,
             # or a cap / the decoding budget (older history unseen).
             floor_reached = True
             if floor != _FLOOR_START:
                 partial = True
             break
+        start = starts[turn]
         found_prior = True
         if prior >= max_prior_turns:
             beyond = True  # a complete turn lies beyond the window
             break
         if active and checkpoint.expired():
-            return _terminal(_CANCELLED, policy, live, excluded, capped or tool_cap,
+            return _terminal(_CANCELLED, policy, live_kind, excluded, capped or tool_cap,
                              input_bytes)
         budget = max_input_bytes - input_bytes
         if lexical2:
@@ -224,7 +233,7 @@ def evidence(doc: Any, live: LiveTurn, policy: HistoryPolicy, hotpath: ModuleTyp
         # cap plays no part, its truncation does.
         scope = _new(Scope, (include_assistant, excluded, False))
         return Evidence(_NO_PRIOR_TURN, _PARTIAL if partial else _FULL,
-                        scope, ZERO_FEATURES, live.kind, opaque_only, input_bytes)
+                        scope, ZERO_FEATURES, live_kind, opaque_only, input_bytes)
     feature_cap = tool_cap or capped or (floor_reached and floor == _FLOOR_BLOCKS)
     scope = _new(Scope, (include_assistant, excluded, feature_cap))
     if partial or feature_cap:
@@ -234,13 +243,13 @@ def evidence(doc: Any, live: LiveTurn, policy: HistoryPolicy, hotpath: ModuleTyp
     else:
         coverage = _FULL
     if active and checkpoint.expired():
-        return _terminal(_CANCELLED, policy, live, excluded, feature_cap, input_bytes)
+        return _terminal(_CANCELLED, policy, live_kind, excluded, feature_cap, input_bytes)
     features = _new(Features, (prior, input_bytes, live_terms, prose_terms, lexical_score,
                                entity_score, combined, max_raw, max_entity, strong, weak,
                                change_marker, ambiguous, acknowledgement))
     cues = (_new(Cues, (*live_cues, content_terms, definite, act, overlap)) if lexical2
             else None)
-    return _new(Evidence, (None, coverage, scope, features, live.kind, opaque_only, input_bytes,
+    return _new(Evidence, (None, coverage, scope, features, live_kind, opaque_only, input_bytes,
                            cues))
 
 

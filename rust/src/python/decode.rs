@@ -90,13 +90,14 @@ pub fn evaluation_doc(
         return Ok(None);
     };
     out.finish();
-    Ok(Some(Doc::from_collector(
+    Doc::from_collector(
         py,
         out,
         decoded.walk.truncated,
         decoded.history_available,
         decoded.format.name(),
-    )))
+    )
+    .map(Some)
 }
 
 type Facts<'py> = (Bound<'py, PyTuple>, &'static str);

@@ -6,23 +6,27 @@
 use std::borrow::Cow;
 
 use pyo3::prelude::*;
-use pyo3::types::PyBytes;
+use pyo3::types::{PyBytes, PyTuple};
 
 use crate::evidence::upper_bound;
-use crate::request::model::{message_kind, window};
+use crate::request::model::{kind::START, message_kind, window};
 use crate::request::{Block, BlockKind, Collector, MessageSpan, Role};
 
 use super::text::text;
 
 /// A conversation as the topic-continuity walk reads it: `kinds` (one byte
-/// per message of the window), `floor` (what lies before message 0), and the
-/// messages' blocks, only read by the per-turn calls.
+/// per message of the window), `floor` (what lies before message 0), the
+/// indexes of the turn-starting messages, and the messages' blocks, only
+/// read by the per-turn calls.
 #[pyclass(frozen, module = "turnsignal._native", name = "Doc")]
 pub struct Doc {
     blocks: Vec<Block<Py<PyAny>>>,
     /// The window's messages, oldest first.
     spans: Vec<MessageSpan>,
     kinds: Py<PyBytes>,
+    /// `(kinds, floor, starts)`, built once: the walk reads all three with
+    /// one attribute access.
+    layout: Py<PyTuple>,
     #[pyo3(get)]
     floor: u8,
     #[pyo3(get)]
@@ -36,6 +40,11 @@ impl Doc {
     #[getter]
     fn kinds(&self, py: Python<'_>) -> Py<PyBytes> {
         self.kinds.clone_ref(py)
+    }
+
+    #[getter]
+    fn layout(&self, py: Python<'_>) -> Py<PyTuple> {
+        self.layout.clone_ref(py)
     }
 
     fn __len__(&self) -> usize {
@@ -60,7 +69,7 @@ impl Doc {
         truncated: bool,
         history_available: bool,
         format: &'static str,
-    ) -> Doc {
+    ) -> PyResult<Doc> {
         let counts = out.messages.iter().map(|m| m.end - m.start);
         let (first, floor) = window(counts, truncated);
         let spans: Vec<MessageSpan> = out.messages[first..].to_vec();
@@ -68,14 +77,19 @@ impl Doc {
             .iter()
             .map(|m| message_kind(m.role, &out.blocks[m.start..m.end]))
             .collect();
-        Doc {
+        let starts: Vec<usize> = (0..kinds.len()).filter(|&i| kinds[i] == START).collect();
+        let starts = PyTuple::new(py, starts)?;
+        let kinds = PyBytes::new(py, &kinds);
+        let layout = (kinds.clone(), floor, starts).into_pyobject(py)?.unbind();
+        Ok(Doc {
             blocks: out.blocks,
             spans,
-            kinds: PyBytes::new(py, &kinds).unbind(),
+            kinds: kinds.unbind(),
+            layout,
             floor,
             history_available,
             format,
-        }
+        })
     }
 
     fn message(&self, index: usize) -> Option<(Role, &[Block<Py<PyAny>>])> {

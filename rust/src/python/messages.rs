@@ -219,7 +219,7 @@ pub fn messages_doc(py: Python<'_>, messages: &Bound<'_, PyAny>) -> PyResult<Doc
         }
     }
     out.finish();
-    Ok(Doc::from_collector(py, out, false, true, "neutral"))
+    Doc::from_collector(py, out, false, true, "neutral")
 }
 
 /// `(users, assistants, tools, systems, developers, calls, results, images)`
