@@ -5,9 +5,9 @@ and the indexes of the messages that start a turn (``Doc.layout``) — to find
 the live turn, the tool exchange and the prior turns, applies the counted
 caps and the byte budgets, and assembles coverage and scope. The text of a
 turn is read by one hot-path call per turn (``live_turn``, ``prior_turn``:
-the native core or the reference), and the
-deadline is checked between those calls, so at most one turn's retained text
-is processed between two checks (§9).
+the native core or the reference), and the deadline is checked between those
+calls, so at most one turn's retained text is processed between two checks
+(§9).
 """
 
 from __future__ import annotations
