@@ -166,3 +166,29 @@ def test_entity_score_is_zero_without_live_entities(hotpath: ModuleType) -> None
 ])
 def test_phrase_flags(hotpath: ModuleType, segments: list, expected: tuple) -> None:
     assert tuple(hotpath.phrase_flags(segments)) == expected
+
+
+# -- numbers_only: what keeps a result's features and scope content-free ------
+class _Count(int):
+    """An int subclass: it could carry anything, so it is no number here."""
+
+
+@pytest.mark.parametrize(("values", "expected"), [
+    ((), True),
+    ((0, 1.5, True, False, -3, float("nan")), True),
+    ((1, "1"), False),
+    ((None,), False),
+    ((1, b"x"), False),
+    ((_Count(1),), False),
+    ((2.0, 1j), False),
+    ((1, (2,)), False),
+])
+def test_numbers_only(hotpath: ModuleType, values: tuple, expected: bool) -> None:
+    assert hotpath.numbers_only(values) is expected
+
+
+def test_numbers_only_reads_a_named_tuple(hotpath: ModuleType) -> None:
+    from turnsignal.topic_continuity.result import ZERO_FEATURES, Scope
+
+    assert hotpath.numbers_only(ZERO_FEATURES) is True
+    assert hotpath.numbers_only(Scope(True, "excluded", False)) is False  # type: ignore[arg-type]

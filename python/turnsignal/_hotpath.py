@@ -91,6 +91,10 @@ class HotPath(Protocol):
         evaluation keeps (``turnsignal._provenance``); None for any other
         sequence."""
 
+    def numbers_only(self, values: Tuple[Any, ...]) -> bool:
+        """Whether every item is exactly a ``bool``, an ``int`` or a
+        ``float``: what keeps a result's features and scope content-free."""
+
     # -- per-turn calls of the walk -------------------------------------------
     def tool_ids_match(self, doc: Doc, start: int) -> bool: ...
 

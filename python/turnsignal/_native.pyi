@@ -31,6 +31,7 @@ __all__ = [
     "lowercase",
     "masked_ranges",
     "messages_doc",
+    "numbers_only",
     "phrase_flags",
     "phrase_flags2",
     "phrase_tokens",
@@ -181,6 +182,9 @@ def provenance_parts(
 ) -> Optional[Tuple[Tuple[Any, ...], Tuple[Any, ...]]]:
     """(the newest ``max_items`` items, the ``content`` of each exact dict or
     None) of an exact list or tuple; None for any other sequence."""
+
+def numbers_only(values: Tuple[Any, ...]) -> bool:
+    """Whether every item is exactly a ``bool``, an ``int`` or a ``float``."""
 
 def tool_ids_match(doc: Doc, start: int) -> bool:
     """The tool walk's check over messages ``start+1 ..``: some tool result,

@@ -32,6 +32,7 @@ from turnsignal._reference.request import evaluation_doc, request_facts
 from turnsignal._reference.scoring import LiveTurn, analyze_live, prose_term_count, score_prior
 from turnsignal._reference.terms import term_set as _term_set
 from turnsignal._reference.terms import terms
+from turnsignal._reference.values import numbers_only
 
 __all__ = [
     "LiveTurn",
@@ -49,6 +50,7 @@ __all__ = [
     "lowercase",
     "masked_ranges",
     "messages_doc",
+    "numbers_only",
     "phrase_flags",
     "phrase_flags2",
     "phrase_tokens",

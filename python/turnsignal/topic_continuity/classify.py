@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Optional, Tuple
+from typing import Any, Callable, Optional, Tuple
 
+from turnsignal._reference.values import numbers_only as _numbers_only
 from turnsignal.topic_continuity.constants import (
     DISJOINT_CONFIDENCE_MAX,
     DISJOINT_CONFIDENCE_MIN,
@@ -11,6 +12,7 @@ from turnsignal.topic_continuity.constants import (
     MIN_SELF_CONTAINED_PROSE_TERMS,
 )
 from turnsignal.topic_continuity.result import (
+    EVALUATOR_VERSION,
     ZERO_FEATURES,
     Class,
     Coverage,
@@ -85,7 +87,10 @@ class Classifier:
     __slots__ = ("combined", "coverage", "entity_wins", "features", "fixed", "full",
                  "marker_ambiguous", "max_raw", "scope", "self_contained", "shared_valid")
 
-    def __init__(self, x: Evidence) -> None:
+    def __init__(self, x: Evidence,
+                 numbers_only: Callable[[Any], bool] = _numbers_only) -> None:
+        """``numbers_only``: the hot path's (native or reference) check that
+        the shared parts are numbers."""
         self.fixed = fixed = decide_fixed(x)
         status, coverage, scope, f, _, _, _, _ = x
         self.coverage, self.scope = coverage, scope
@@ -100,7 +105,8 @@ class Classifier:
             self.self_contained = (not strong and not weak
                                    and prose_terms >= MIN_SELF_CONTAINED_PROSE_TERMS)
         # Every rule of the group shares these: their check runs once here.
-        self.shared_valid = shared_parts_valid(coverage, scope, f)
+        self.shared_valid = shared_parts_valid(coverage, scope, f, EVALUATOR_VERSION,
+                                               numbers_only)
 
     def result(self, name: str, continuation: float, change: float,
                change_evidence: str = "") -> TopicContinuityResult:

@@ -3,9 +3,10 @@ rule, over its group's evidence (features and cues). No text work."""
 
 from __future__ import annotations
 
-from typing import Optional, Tuple
+from typing import Any, Callable, Optional, Tuple
 
 from turnsignal._lexicons import lexical2 as _lex
+from turnsignal._reference.values import numbers_only as _numbers_only
 from turnsignal.config.evaluators import LEXICAL2
 from turnsignal.topic_continuity.classify import _not_full
 from turnsignal.topic_continuity.constants import (
@@ -160,7 +161,10 @@ class Classifier2:
     __slots__ = ("coverage", "cues", "evidence", "features", "full", "head", "middle",
                  "new_request", "scope", "shared_valid")
 
-    def __init__(self, x: Evidence) -> None:
+    def __init__(self, x: Evidence,
+                 numbers_only: Callable[[Any], bool] = _numbers_only) -> None:
+        """``numbers_only``: the hot path's (native or reference) check that
+        the shared parts are numbers."""
         self.evidence, self.coverage, self.scope = x, x.coverage, x.scope
         self.full = full = x.coverage is _FULL
         self.cues = cues = x.cues
@@ -175,7 +179,7 @@ class Classifier2:
                 self.new_request = _new_request_row(x, cues, full)
                 self.middle = _fixed_middle(x.features, cues)
         self.shared_valid = shared_parts_valid(self.coverage, self.scope, self.features,
-                                               LEXICAL2)
+                                               LEXICAL2, numbers_only)
 
     def result(self, name: str, continuation: float, change: float,
                change_evidence: str) -> TopicContinuityResult:

@@ -198,8 +198,9 @@ def evaluate_rules(doc: Any, plan: Plan, hotpath: ModuleType, *,
                     _walk_failed(error)
                     found = None
             walked = perf_counter_ns()
-            classifier: Optional[Any] = (None if found is None else Classifier2(found)
-                                         if lexical2 else Classifier(found))
+            classifier: Optional[Any] = (
+                None if found is None else Classifier2(found, hotpath.numbers_only)
+                if lexical2 else Classifier(found, hotpath.numbers_only))
             group = groups[index] = _new(_Group, (classifier, found, (walked - last) // 1000))
             if input_bytes[policy_index] is None:  # its policy's first group
                 input_bytes[policy_index] = found.input_bytes if found is not None else 0

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import math
 from enum import Enum
-from typing import Any, Dict, List, NamedTuple, Optional, Tuple
+from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple
 
+from turnsignal._reference.values import numbers_only as _numbers_only
 from turnsignal.config.evaluators import EVALUATORS
 from turnsignal.topic_continuity.constants import (
     DISJOINT_CONFIDENCE_MAX,
@@ -239,23 +240,24 @@ _INVARIANTS: Dict[Reason, Tuple[Class, float, float, bool, bool]] = {
 _tuple_new = tuple.__new__
 _COVERAGE, _FULL, _REASON = Coverage, Coverage.FULL, Reason
 _SCOPE, _FEATURES, _ZERO_FEATURES = Scope, Features, ZERO_FEATURES
-_NUMBERS = frozenset((bool, int, float))
 _checked_features: Any = ZERO_FEATURES
 
 
 def shared_parts_valid(coverage: Any, scope: Any, features: Any,
-                       evaluator: Any = EVALUATOR_VERSION) -> bool:
+                       evaluator: Any = EVALUATOR_VERSION,
+                       numbers_only: Callable[[Any], bool] = _numbers_only) -> bool:
     """What every rule of one policy group shares (coverage, scope,
     features, evaluator) is the library's own content-free values: checked
     once per group, not per rule. The last features found valid are
-    remembered (held, so their identity cannot be reused)."""
+    remembered (held, so their identity cannot be reused). ``numbers_only``
+    is the hot path's (native or reference) on the evaluation path."""
     global _checked_features
     if (type(coverage) is not _COVERAGE or evaluator not in EVALUATORS
-            or type(scope) is not _SCOPE or not _NUMBERS.issuperset(map(type, scope))
+            or type(scope) is not _SCOPE or not numbers_only(scope)
             or type(features) is not _FEATURES):
         return False
     if features is not _checked_features and features is not _ZERO_FEATURES:
-        if not _NUMBERS.issuperset(map(type, features)):
+        if not numbers_only(features):
             return False
         _checked_features = features
     return True

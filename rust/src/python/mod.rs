@@ -36,6 +36,7 @@ mod provenance;
 mod source;
 mod text;
 mod turns;
+mod values;
 
 create_exception!(
     turnsignal._native,
@@ -112,6 +113,7 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(turns::live_turn2, m)?)?;
     m.add_function(wrap_pyfunction!(turns::prior_turn2, m)?)?;
     m.add_function(wrap_pyfunction!(provenance::provenance_parts, m)?)?;
+    m.add_function(wrap_pyfunction!(values::numbers_only, m)?)?;
     lexical2::register(m)?;
     Ok(())
 }

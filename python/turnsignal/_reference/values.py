@@ -1,0 +1,16 @@
+"""The reference of the native ``numbers_only`` (what keeps a result
+content-free: ``turnsignal.topic_continuity.result.shared_parts_valid``)."""
+
+from __future__ import annotations
+
+from typing import Tuple
+
+__all__ = ["numbers_only"]
+
+_NUMBERS = frozenset((bool, int, float))
+
+
+def numbers_only(values: Tuple[object, ...]) -> bool:
+    """Whether every item of ``values`` is exactly a ``bool``, an ``int`` or
+    a ``float`` (no subclass: a subclass could carry anything)."""
+    return _NUMBERS.issuperset(map(type, values))
