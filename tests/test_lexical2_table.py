@@ -93,6 +93,18 @@ def test_recent_overlap_and_ambiguous_marker_rows() -> None:
         is Reason.AMBIGUOUS_MARKER
 
 
+def test_threshold_rows_in_competition() -> None:
+    # Rows 12-16 all true at once resolve in the table's order.
+    overlap = Cues(question=True, content_terms=5, act=1, recent_overlap=0.3)
+    assert decide(evidence(overlap, combined_score=0.6, lexical_score=0.6,
+                           marker_ambiguous=True), "disjoint")[0] is Reason.LEXICAL  # 12
+    assert decide(evidence(overlap, marker_ambiguous=True), "disjoint") == \
+        (Reason.RECENT_OVERLAP, 0.5)  # 13 before 14
+    assert decide(evidence(SELF_CONTAINED, marker_ambiguous=True), "disjoint")[0] \
+        is Reason.AMBIGUOUS_MARKER  # 14 before 16
+    assert decide(evidence(SELF_CONTAINED), "disjoint")[0] is Reason.DISJOINT  # 16 alone
+
+
 def test_a_terminal_status_decides_every_rule() -> None:
     x = Evidence(Reason.NO_PRIOR_TURN, Coverage.FULL, Scope(True), Features(), LIVE_USER, False,
                  0, None)

@@ -40,6 +40,10 @@ Decision = Tuple[Class, Reason, float]
 # classify.py): the table below reads these aliases.
 _CONTINUATION, _CHANGE, _UNKNOWN = Class.CONTINUATION, Class.CHANGE, Class.UNKNOWN
 _FULL = Coverage.FULL
+_ENTITY_OVERLAP, _LEXICAL, _RECENT_OVERLAP = (Reason.ENTITY_OVERLAP, Reason.LEXICAL,
+                                              Reason.RECENT_OVERLAP)
+_AMBIGUOUS_MARKER, _DISJOINT_REASON, _INCONCLUSIVE = (Reason.AMBIGUOUS_MARKER, Reason.DISJOINT,
+                                                      Reason.INCONCLUSIVE)
 
 
 def new_request(cues: Cues) -> bool:
@@ -75,39 +79,15 @@ def _explicit(f: Features, full: bool, coverage: Coverage) -> Optional[Decision]
     return _CHANGE, Reason.EXPLICIT_MARKER, EXPLICIT_CHANGE_CONFIDENCE
 
 
-def _overlap(f: Features, cues: Cues, c: float) -> Optional[Decision]:
-    s = f.combined_score
-    if s >= c:
-        reason = Reason.ENTITY_OVERLAP if f.entity_score >= f.lexical_score else Reason.LEXICAL
-        ratio = (s - c) / (1 - c)
-        return _CONTINUATION, reason, 0.5 + 0.5 * (ratio if ratio < 1.0 else 1.0)
-    if cues.recent_overlap >= _lex.RECENT_OVERLAP:
-        return _CONTINUATION, Reason.RECENT_OVERLAP, _lex.RECENT_OVERLAP_CONFIDENCE
-    return None
-
-
-def _disjoint(f: Features, cues: Cues, ch: float, full: bool,
-              coverage: Coverage) -> Optional[Decision]:
-    r = f.max_raw_score
-    if not (r <= ch and self_contained_question(f, cues)):
-        return None
-    if not full:
-        return _UNKNOWN, _not_full(coverage), 0.0
-    if ch == 0:  # also -0.0
-        return _CHANGE, Reason.DISJOINT, DISJOINT_CONFIDENCE_MAX
-    # Written order matters for the last bit: (0.3*(ch-r))/ch, as in lexical.1.
-    return _CHANGE, Reason.DISJOINT, DISJOINT_CONFIDENCE_MIN + 0.3 * (ch - r) / ch
-
-
-def _fixed_head(x: Evidence, full: bool) -> Optional[Decision]:
+def _fixed_head(f: Features, live_kind: Optional[str], opaque_only: bool, full: bool,
+                coverage: Coverage) -> Optional[Decision]:
     """The rows before the new-request row: no threshold nor evidence level
     changes them."""
-    f = x.features
-    if x.live_kind == LIVE_TOOL:
+    if live_kind == LIVE_TOOL:
         return _CONTINUATION, Reason.TOOL_EXCHANGE, 1.0
-    if x.opaque_only:
+    if opaque_only:
         return _UNKNOWN, Reason.OPAQUE_ONLY, 0.0
-    decided = _explicit(f, full, x.coverage)
+    decided = _explicit(f, full, coverage)
     if decided:
         return decided
     if f.strong_reference:
@@ -117,12 +97,12 @@ def _fixed_head(x: Evidence, full: bool) -> Optional[Decision]:
     return None
 
 
-def _new_request_row(x: Evidence, cues: Cues, full: bool) -> Optional[Decision]:
+def _new_request_row(cues: Cues, full: bool, coverage: Coverage) -> Optional[Decision]:
     """The new-request row, for rules whose evidence level reaches it."""
     if not new_request(cues):
         return None
     if not full:
-        return _UNKNOWN, _not_full(x.coverage), 0.0
+        return _UNKNOWN, _not_full(coverage), 0.0
     return _CHANGE, Reason.NEW_REQUEST, _lex.NEW_REQUEST_CONFIDENCE
 
 
@@ -135,56 +115,52 @@ def _fixed_middle(f: Features, cues: Cues) -> Optional[Decision]:
     return None
 
 
-def _threshold_rows(x: Evidence, cues: Cues, c: float, ch: float, level: int,
-                    full: bool) -> Decision:
-    """The rows the thresholds decide, then the inconclusive default."""
-    f = x.features
-    decided = _overlap(f, cues, c)
-    if decided:
-        return decided
-    if f.marker_ambiguous:
-        return _UNKNOWN, Reason.AMBIGUOUS_MARKER, 0.0
-    if level >= _DISJOINT:
-        decided = _disjoint(f, cues, ch, full, x.coverage)
-        if decided:
-            return decided
-    return _UNKNOWN, Reason.INCONCLUSIVE, 0.0
-
-
 class Classifier2:
     """One lexical.2 policy group's evidence, ready for every rule of the
     group (as ``classify.Classifier`` for lexical.1): the table of
     docs/lexical2.md §4 in order, its rows that neither a threshold nor the
-    evidence level changes decided once, the new-request row once, and what
-    the group's results share checked once."""
+    evidence level changes decided once, the new-request row once, what the
+    threshold rows compare read once, and what the group's results share
+    checked once."""
 
-    __slots__ = ("coverage", "cues", "evidence", "features", "full", "head", "middle",
-                 "new_request", "scope", "shared_valid")
+    __slots__ = ("combined", "coverage", "entity_wins", "features", "full", "head",
+                 "marker_ambiguous", "max_raw", "middle", "new_request", "recent_overlap",
+                 "scope", "self_contained", "shared_valid")
 
     def __init__(self, x: Evidence,
                  numbers_only: Callable[[Any], bool] = _numbers_only) -> None:
         """``numbers_only``: the hot path's (native or reference) check that
         the shared parts are numbers."""
-        self.evidence, self.coverage, self.scope = x, x.coverage, x.scope
-        self.full = full = x.coverage is _FULL
-        self.cues = cues = x.cues
-        if x.status is not None or cues is None:
+        # Unpacked, not read by name: a NamedTuple's field costs an attribute
+        # lookup each, and this runs on every evaluation.
+        status, coverage, scope, f, live_kind, opaque_only, _, cues = x
+        self.coverage, self.scope = coverage, scope
+        self.full = full = coverage is _FULL
+        if status is not None or cues is None:
             # A terminal outcome (or, a bug, no cues): every rule's result.
-            self.features = ZERO_FEATURES
-            self.head = (_UNKNOWN, x.status or Reason.INTERNAL_ERROR, 0.0)
+            f = ZERO_FEATURES
+            self.head = (_UNKNOWN, status or Reason.INTERNAL_ERROR, 0.0)
         else:
-            self.features = x.features
-            self.head = _fixed_head(x, full)
-            if self.head is None:
-                self.new_request = _new_request_row(x, cues, full)
-                self.middle = _fixed_middle(x.features, cues)
-        self.shared_valid = shared_parts_valid(self.coverage, self.scope, self.features,
-                                               LEXICAL2, numbers_only)
+            self.head = head = _fixed_head(f, live_kind, opaque_only, full, coverage)
+            if head is None:
+                self.new_request = _new_request_row(cues, full, coverage)
+                self.middle = middle = _fixed_middle(f, cues)
+                if middle is None:  # what the threshold rows read (only they read it)
+                    (_, _, _, _, lexical, entity, combined, max_raw, _, _, _, _, ambiguous,
+                     _) = f
+                    self.combined, self.max_raw = combined, max_raw
+                    self.entity_wins = entity >= lexical
+                    self.recent_overlap = cues.recent_overlap >= _lex.RECENT_OVERLAP
+                    self.marker_ambiguous = ambiguous
+                    self.self_contained = self_contained_question(f, cues)
+        self.features = f
+        self.shared_valid = shared_parts_valid(coverage, scope, f, LEXICAL2, numbers_only)
 
     def result(self, name: str, continuation: float, change: float,
                change_evidence: str) -> TopicContinuityResult:
         """One rule's result, checked: its own decision here, what the
-        group's results share once (``shared_valid``)."""
+        group's results share once (``shared_valid``). The threshold rows
+        run inline: this runs once per rule."""
         decided = self.head
         if decided is None:
             level = EVIDENCE_LEVEL[change_evidence]
@@ -192,9 +168,27 @@ class Classifier2:
                 decided = self.new_request
             elif self.middle is not None:
                 decided = self.middle
+            elif self.combined >= continuation:
+                s, c = self.combined, continuation
+                reason = _ENTITY_OVERLAP if self.entity_wins else _LEXICAL
+                ratio = (s - c) / (1 - c)
+                decided = _CONTINUATION, reason, 0.5 + 0.5 * (ratio if ratio < 1.0 else 1.0)
+            elif self.recent_overlap:
+                decided = _CONTINUATION, _RECENT_OVERLAP, _lex.RECENT_OVERLAP_CONFIDENCE
+            elif self.marker_ambiguous:
+                decided = _UNKNOWN, _AMBIGUOUS_MARKER, 0.0
+            elif level >= _DISJOINT and self.max_raw <= change and self.self_contained:
+                r, ch = self.max_raw, change
+                if not self.full:
+                    decided = _UNKNOWN, _not_full(self.coverage), 0.0
+                elif ch == 0:  # also -0.0
+                    decided = _CHANGE, _DISJOINT_REASON, DISJOINT_CONFIDENCE_MAX
+                else:
+                    # Written order matters for the last bit: (0.3*(ch-r))/ch, as in lexical.1.
+                    decided = (_CHANGE, _DISJOINT_REASON,
+                               DISJOINT_CONFIDENCE_MIN + 0.3 * (ch - r) / ch)
             else:
-                decided = _threshold_rows(self.evidence, self.cues, continuation, change,
-                                          level, self.full)
+                decided = _UNKNOWN, _INCONCLUSIVE, 0.0
         class_, reason, confidence = decided
         return group_result(name, class_, reason, confidence, self.coverage, self.scope,
                             self.features, self.shared_valid, LEXICAL2)
