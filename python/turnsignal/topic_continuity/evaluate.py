@@ -30,7 +30,6 @@ __all__ = ["EvalConfig", "Plan", "RuleOutcome", "Run", "evaluate_rules", "evalua
            "fallback_run", "plan_of", "valid_config"]
 
 _log = logging.getLogger("turnsignal")
-_new = tuple.__new__
 _NO_CHECKPOINT = Checkpoint()
 
 
@@ -127,14 +126,11 @@ def plan_of(configs: Sequence[EvalConfig]) -> Plan:
     return Plan(tuple(rules), tuple(groups), tuple(policies))
 
 
-class Run(NamedTuple):
-    """One evaluation's results in rule order, each rule's classify time and
-    its group's walk time (µs), and one input size per distinct policy."""
-
-    results: Tuple[TopicContinuityResult, ...]
-    classify_us: Tuple[int, ...]
-    group_us: Tuple[int, ...]
-    input_bytes: Tuple[int, ...]
+#: One evaluation's results in rule order, each rule's classify time and
+#: its group's walk time (µs), and one input size per distinct policy. A
+#: plain tuple: built and unpacked once per evaluation.
+Run = Tuple[Tuple[TopicContinuityResult, ...], Tuple[int, ...], Tuple[int, ...],
+            Tuple[int, ...]]
 
 
 def _walk_failed(error: Exception) -> None:
@@ -151,10 +147,11 @@ def _unavailable(policy: HistoryPolicy) -> Evidence:
                     Scope(policy.include_assistant), ZERO_FEATURES, None, False, 0)
 
 
-class _Group(NamedTuple):
-    classifier: Optional[Any]  # a Classifier or Classifier2 (None: internal error)
-    evidence: Optional[Evidence]  # None: internal error
-    micros: int
+#: One walked group: its classifier (a Classifier or Classifier2; None: the
+#: walk failed), its evidence (None: the walk failed) and its walk time (µs).
+#: A plain tuple: a NamedTuple costs more to build and to unpack, once per
+#: group of every evaluation.
+_Group = Tuple[Optional[Any], Optional[Evidence], int]
 
 
 def evaluate_rules(doc: Any, plan: Plan, hotpath: ModuleType, *,
@@ -201,7 +198,7 @@ def evaluate_rules(doc: Any, plan: Plan, hotpath: ModuleType, *,
             classifier: Optional[Any] = (
                 None if found is None else Classifier2(found, hotpath.numbers_only)
                 if lexical2 else Classifier(found, hotpath.numbers_only))
-            group = groups[index] = _new(_Group, (classifier, found, (walked - last) // 1000))
+            group = groups[index] = (classifier, found, (walked - last) // 1000)
             if input_bytes[policy_index] is None:  # its policy's first group
                 input_bytes[policy_index] = found.input_bytes if found is not None else 0
             last = walked
@@ -215,7 +212,7 @@ def evaluate_rules(doc: Any, plan: Plan, hotpath: ModuleType, *,
         last = now
         group_us.append(micros)
     # Every policy is some valid rule's, whose group set its size above.
-    return _new(Run, (tuple(results), tuple(classify_us), tuple(group_us), tuple(input_bytes)))
+    return tuple(results), tuple(classify_us), tuple(group_us), tuple(input_bytes)
 
 
 def fallback_run(plan: Plan, reason: Reason) -> Run:
@@ -230,4 +227,4 @@ def fallback_run(plan: Plan, reason: Reason) -> Run:
             results.append(new_result(name, Class.UNKNOWN, reason, 0.0, Coverage.PARTIAL,
                                       Scope(include_assistant), evaluator=evaluator))
     zeros = (0,) * len(results)
-    return Run(tuple(results), zeros, zeros, (0,) * len(plan.policies))
+    return tuple(results), zeros, zeros, (0,) * len(plan.policies)

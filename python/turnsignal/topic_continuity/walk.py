@@ -40,13 +40,16 @@ _CANCELLED, _NO_PRIOR_TURN = Reason.CANCELLED, Reason.NO_PRIOR_TURN
 TurnCache = Dict[Tuple[Any, ...], Any]
 
 
-class LiveTurn(NamedTuple):
-    """Where the live turn starts, or the terminal status that ends the walk."""
+#: Where the live turn starts, or the terminal status that ends the walk:
+#: (status: a Reason or None, start, kind: LIVE_USER or LIVE_TOOL,
+#: feature_cap_reached). A plain tuple: built and unpacked once per
+#: evaluation, where a NamedTuple costs several times more.
+LiveTurn = Tuple[Optional[Reason], int, str, bool]
 
-    status: Optional[Reason]
-    start: int = 0
-    kind: str = LIVE_USER
-    feature_cap_reached: bool = False
+
+def _stopped(status: Reason, feature_cap_reached: bool = False) -> LiveTurn:
+    """A terminal status found while locating the live turn."""
+    return status, 0, LIVE_USER, feature_cap_reached
 
 
 class Cues(NamedTuple):
@@ -88,26 +91,26 @@ def locate_live(doc: Any, hotpath: ModuleType) -> LiveTurn:
     lowest = 1 if floor == _FLOOR_SCAN or floor == _FLOOR_BLOCKS else 0
     if last < lowest:  # no message, or only one the walk may not visit
         if floor == _FLOOR_START:
-            return LiveTurn(Reason.NO_LIVE_USER_TURN)
-        return LiveTurn(Reason.OVER_BUDGET, feature_cap_reached=floor == _FLOOR_BLOCKS)
+            return _stopped(Reason.NO_LIVE_USER_TURN)
+        return _stopped(Reason.OVER_BUDGET, floor == _FLOOR_BLOCKS)
     kind = kinds[last]
     if kind == 0:
-        return _new(LiveTurn, (None, last, LIVE_USER, False))
+        return None, last, LIVE_USER, False
     if kind != 1:
-        return LiveTurn(Reason.NO_LIVE_USER_TURN)
+        return _stopped(Reason.NO_LIVE_USER_TURN)
     # Back from the tool result to the turn's user message, through assistant
     # and tool-result messages only: the newest turn start (the live message
     # is a tool result, so every start lies before it).
     start = starts[-1] if starts and starts[-1] >= lowest else -1
     if kinds.rfind(_OTHER, lowest, last) > start:
-        return LiveTurn(Reason.ORPHAN_TOOL_RESULT)
+        return _stopped(Reason.ORPHAN_TOOL_RESULT)
     if start < 0:
         if floor == _FLOOR_START:
-            return LiveTurn(Reason.ORPHAN_TOOL_RESULT)
-        return LiveTurn(Reason.OVER_BUDGET, feature_cap_reached=floor == _FLOOR_BLOCKS)
+            return _stopped(Reason.ORPHAN_TOOL_RESULT)
+        return _stopped(Reason.OVER_BUDGET, floor == _FLOOR_BLOCKS)
     if not hotpath.tool_ids_match(doc, start):
-        return LiveTurn(Reason.ORPHAN_TOOL_RESULT)
-    return _new(LiveTurn, (None, start, LIVE_TOOL, False))
+        return _stopped(Reason.ORPHAN_TOOL_RESULT)
+    return None, start, LIVE_TOOL, False
 
 
 def _terminal(status: Reason, policy: HistoryPolicy, live_kind: str, excluded: bool = False,
@@ -127,7 +130,6 @@ def evidence(doc: Any, live: LiveTurn, policy: HistoryPolicy, hotpath: ModuleTyp
     when there is one group): a turn windowed under the same
     ``max_turn_bytes`` (and ``include_assistant``) yields the same evidence
     whatever the other limits."""
-    # Unpacked once: a NamedTuple's fields cost an attribute lookup each.
     status, live_start, live_kind, live_capped = live
     if status is not None:
         return _terminal(status, policy, live_kind, capped=live_capped)
