@@ -24,7 +24,8 @@ from turnsignal.topic_continuity.result import (
 )
 from turnsignal.topic_continuity.walk import LIVE_TOOL, Evidence
 
-__all__ = ["Classifier", "Decision", "classify", "decide_fixed"]
+__all__ = ["Classifier", "Decision", "classify", "decide_fixed", "disjoint_row",
+           "overlap_confidence"]
 
 
 # Enum members read through their class cost a metaclass lookup each
@@ -47,6 +48,23 @@ def _not_full(coverage: Coverage) -> Reason:
 
 
 Decision = Tuple[Class, Reason, float]
+
+
+def overlap_confidence(s: float, c: float) -> float:
+    """The overlap row's confidence (§7), for lexical.1 and lexical.2."""
+    ratio = (s - c) / (1 - c)
+    return 0.5 + 0.5 * (ratio if ratio < 1.0 else 1.0)
+
+
+def disjoint_row(r: float, ch: float, full: bool, coverage: Coverage) -> Decision:
+    """The disjoint row (§7), once its condition holds, for lexical.1 and
+    lexical.2: unknown without full coverage."""
+    if not full:
+        return _UNKNOWN, _not_full(coverage), 0.0
+    if ch == 0:  # also -0.0
+        return _CHANGE, _DISJOINT, DISJOINT_CONFIDENCE_MAX
+    # Written order matters for the last bit: (0.3*(ch-r))/ch, not 0.3*((ch-r)/ch).
+    return _CHANGE, _DISJOINT, DISJOINT_CONFIDENCE_MIN + 0.3 * (ch - r) / ch
 
 
 def decide_fixed(x: Evidence) -> Optional[Decision]:
@@ -121,22 +139,13 @@ class Classifier:
         if fixed is not None:
             class_, reason, confidence = fixed
         elif self.combined >= continuation:
-            s, c = self.combined, continuation
             class_, reason = _CONTINUATION, _ENTITY_OVERLAP if self.entity_wins else _LEXICAL
-            ratio = (s - c) / (1 - c)
-            confidence = 0.5 + 0.5 * (ratio if ratio < 1.0 else 1.0)
+            confidence = overlap_confidence(self.combined, continuation)
         elif self.marker_ambiguous:
             class_, reason, confidence = _UNKNOWN, _AMBIGUOUS_MARKER, 0.0
         elif self.max_raw <= change and self.self_contained:
-            r, ch = self.max_raw, change
-            if not self.full:
-                class_, reason, confidence = _UNKNOWN, _not_full(self.coverage), 0.0
-            elif ch == 0:  # also -0.0
-                class_, reason, confidence = _CHANGE, _DISJOINT, DISJOINT_CONFIDENCE_MAX
-            else:
-                # Written order matters for the last bit: (0.3*(ch-r))/ch, not 0.3*((ch-r)/ch).
-                class_, reason = _CHANGE, _DISJOINT
-                confidence = DISJOINT_CONFIDENCE_MIN + 0.3 * (ch - r) / ch
+            class_, reason, confidence = disjoint_row(self.max_raw, change, self.full,
+                                                      self.coverage)
         else:
             class_, reason, confidence = _UNKNOWN, _INCONCLUSIVE, 0.0
         if self.shared_valid:

@@ -8,10 +8,8 @@ from typing import Any, Callable, Optional, Tuple
 from turnsignal._lexicons import lexical2 as _lex
 from turnsignal._reference.values import numbers_only as _numbers_only
 from turnsignal.config.evaluators import LEXICAL2
-from turnsignal.topic_continuity.classify import _not_full
+from turnsignal.topic_continuity.classify import _not_full, disjoint_row, overlap_confidence
 from turnsignal.topic_continuity.constants import (
-    DISJOINT_CONFIDENCE_MAX,
-    DISJOINT_CONFIDENCE_MIN,
     EXPLICIT_CHANGE_CONFIDENCE,
 )
 from turnsignal.topic_continuity.result import (
@@ -42,8 +40,7 @@ _CONTINUATION, _CHANGE, _UNKNOWN = Class.CONTINUATION, Class.CHANGE, Class.UNKNO
 _FULL = Coverage.FULL
 _ENTITY_OVERLAP, _LEXICAL, _RECENT_OVERLAP = (Reason.ENTITY_OVERLAP, Reason.LEXICAL,
                                               Reason.RECENT_OVERLAP)
-_AMBIGUOUS_MARKER, _DISJOINT_REASON, _INCONCLUSIVE = (Reason.AMBIGUOUS_MARKER, Reason.DISJOINT,
-                                                      Reason.INCONCLUSIVE)
+_AMBIGUOUS_MARKER, _INCONCLUSIVE = Reason.AMBIGUOUS_MARKER, Reason.INCONCLUSIVE
 
 
 def new_request(cues: Cues) -> bool:
@@ -169,24 +166,15 @@ class Classifier2:
             elif self.middle is not None:
                 decided = self.middle
             elif self.combined >= continuation:
-                s, c = self.combined, continuation
                 reason = _ENTITY_OVERLAP if self.entity_wins else _LEXICAL
-                ratio = (s - c) / (1 - c)
-                decided = _CONTINUATION, reason, 0.5 + 0.5 * (ratio if ratio < 1.0 else 1.0)
+                decided = (_CONTINUATION, reason,
+                           overlap_confidence(self.combined, continuation))
             elif self.recent_overlap:
                 decided = _CONTINUATION, _RECENT_OVERLAP, _lex.RECENT_OVERLAP_CONFIDENCE
             elif self.marker_ambiguous:
                 decided = _UNKNOWN, _AMBIGUOUS_MARKER, 0.0
             elif level >= _DISJOINT and self.max_raw <= change and self.self_contained:
-                r, ch = self.max_raw, change
-                if not self.full:
-                    decided = _UNKNOWN, _not_full(self.coverage), 0.0
-                elif ch == 0:  # also -0.0
-                    decided = _CHANGE, _DISJOINT_REASON, DISJOINT_CONFIDENCE_MAX
-                else:
-                    # Written order matters for the last bit: (0.3*(ch-r))/ch, as in lexical.1.
-                    decided = (_CHANGE, _DISJOINT_REASON,
-                               DISJOINT_CONFIDENCE_MIN + 0.3 * (ch - r) / ch)
+                decided = disjoint_row(self.max_raw, change, self.full, self.coverage)
             else:
                 decided = _UNKNOWN, _INCONCLUSIVE, 0.0
         class_, reason, confidence = decided
