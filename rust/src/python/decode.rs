@@ -11,10 +11,11 @@ use pyo3::types::{PyTuple, PyType};
 
 use crate::request::source::thousands;
 use crate::request::{
-    decode, Block, Caps, Collector, Counter, Decoded, Failure, Format, Mode, Read, Source,
-    EVALUATOR_CAPS,
+    decode, decode_with, Block, Caps, Collector, Counter, Decoded, Failure, Format, Mode, Read,
+    Source, EVALUATOR_CAPS,
 };
 
+use super::chat_facts;
 use super::doc::Doc;
 use super::source::PySource;
 use super::text::clean;
@@ -117,7 +118,10 @@ pub fn request_facts<'py>(
 ) -> PyResult<Option<Facts<'py>>> {
     let mut src = PySource::new(py, Mode::Count, budget, deadline, cancel)?;
     let mut n = Counter::new();
-    let result = guarded(|| decode(&mut src, &mut n, request, requested(format)))?;
+    let result = guarded(|| {
+        let chat = chat_facts::chat_message;
+        decode_with(&mut src, &mut n, request, requested(format), chat)
+    })?;
     let Some(decoded) = outcome(py, &mut src, result)? else {
         return Ok(None);
     };

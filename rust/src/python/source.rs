@@ -172,7 +172,25 @@ impl<'py> PySource<'py> {
         }
     }
 
-    fn key(&self, key: Key) -> &Bound<'py, PyString> {
+    /// The reads counted so far (what `rewind` goes back to).
+    pub fn used(&self) -> usize {
+        self.used
+    }
+
+    /// Forget the reads counted since `used()` returned `mark`: a reader
+    /// that gave up re-reads them through the generic decoder.
+    pub fn rewind(&mut self, mark: usize) {
+        self.used = mark.min(self.used);
+    }
+
+    /// Count one read, as every `Source` read does (the budget, the deadline
+    /// and the cancellation token).
+    #[inline]
+    pub fn tick(&mut self) -> Read<()> {
+        self.count()
+    }
+
+    pub fn key(&self, key: Key) -> &Bound<'py, PyString> {
         self.keys[key as usize].bind(self.py)
     }
 

@@ -65,12 +65,30 @@ pub fn decode<S: Source, K: Sink<S::T>>(
     request: &S::V,
     format: Option<Format>,
 ) -> Read<Decoded> {
+    decode_with(src, out, request, format, openai::decode_message)
+}
+
+/// `decode`, with Chat Completions messages read by `chat_message` (which
+/// must read them as `openai::decode_message` does: the binding's facts pass
+/// a faster reader of plain messages that falls back on it).
+pub fn decode_with<S, K, D>(
+    src: &mut S,
+    out: &mut K,
+    request: &S::V,
+    format: Option<Format>,
+    chat_message: D,
+) -> Read<Decoded>
+where
+    S: Source,
+    K: Sink<S::T>,
+    D: FnMut(&mut S, &mut K, &S::V) -> Read<()>,
+{
     let format = match format {
         Some(f) => f,
         None => detect::detect(src, request)?,
     };
     let top = match format {
-        Format::Openai => openai::decode(src, out, request)?,
+        Format::Openai => openai::decode(src, out, request, chat_message)?,
         Format::Anthropic => anthropic::decode(src, out, request)?,
         Format::Responses => responses::decode(src, out, request)?,
         Format::Neutral => neutral::decode(src, out, request)?,

@@ -206,7 +206,12 @@ fn assistant_extras<S: Source, K: Sink<S::T>>(
     Ok(())
 }
 
-fn decode_message<S: Source, K: Sink<S::T>>(src: &mut S, out: &mut K, message: &S::V) -> Read<()> {
+/// One message of `messages`, read into `out`.
+pub fn decode_message<S: Source, K: Sink<S::T>>(
+    src: &mut S,
+    out: &mut K,
+    message: &S::V,
+) -> Read<()> {
     require_map(src, message)?;
     let role = role_of(src, message, ROLES, ROLE_NAMES)?;
     let full = src.mode() == Mode::Full;
@@ -262,10 +267,17 @@ pub struct Top {
     pub history_available: bool,
 }
 
-pub fn decode<S: Source, K: Sink<S::T>>(src: &mut S, out: &mut K, request: &S::V) -> Read<Top> {
+/// The request, its messages read by `message` (`decode_message` or a
+/// reader that gives the same result).
+pub fn decode<S, K, D>(src: &mut S, out: &mut K, request: &S::V, message: D) -> Read<Top>
+where
+    S: Source,
+    K: Sink<S::T>,
+    D: FnMut(&mut S, &mut K, &S::V) -> Read<()>,
+{
     let (top, messages) = request_messages(src, request)?;
     let name = if top.is_some() { "messages" } else { "" };
-    let walk = walk_back(src, out, &messages, name, decode_message)?;
+    let walk = walk_back(src, out, &messages, name, message)?;
     let (tools, choice) = tools_and_choice(src, top.as_ref(), &[Key::Tools, Key::Functions])?;
     Ok(Top {
         walk,

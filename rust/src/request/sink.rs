@@ -172,11 +172,19 @@ impl Counter {
         usize::from(active)
     }
 
-    fn count_block(&mut self, role: Role, kind: BlockKind) {
+    /// `n` blocks of `kind` added to the open message at once: what `add`
+    /// does `n` times (for a reader that only counts blocks).
+    pub fn add_many(&mut self, kind: BlockKind, n: usize) {
+        if let (Some(role), true) = (self.open, n > 0) {
+            self.count_blocks(role, kind, n);
+        }
+    }
+
+    fn count_blocks(&mut self, role: Role, kind: BlockKind, n: usize) {
         match (role, kind) {
-            (Role::Assistant, BlockKind::ToolCall) => self.calls += 1,
-            (Role::User, BlockKind::Image) => self.images += 1,
-            (_, BlockKind::ToolResult) => self.results += 1,
+            (Role::Assistant, BlockKind::ToolCall) => self.calls += n,
+            (Role::User, BlockKind::Image) => self.images += n,
+            (_, BlockKind::ToolResult) => self.results += n,
             _ => {}
         }
         if kind == BlockKind::ToolResult {
@@ -212,7 +220,7 @@ impl<T> Sink<T> for Counter {
 
     fn add(&mut self, block: Block<T>) -> Read<()> {
         if let Some(role) = self.open {
-            self.count_block(role, block.kind);
+            self.count_blocks(role, block.kind, 1);
         }
         Ok(())
     }
@@ -224,7 +232,7 @@ impl<T> Sink<T> for Counter {
 
     fn message(&mut self, role: Role, block: Block<T>) -> Read<()> {
         self.open_has_result = false;
-        self.count_block(role, block.kind);
+        self.count_blocks(role, block.kind, 1);
         self.count_message(role);
         Ok(())
     }
@@ -285,6 +293,28 @@ mod tests {
         c.finish();
         let texts: Vec<_> = c.blocks.iter().map(|b| b.text.clone().unwrap()).collect();
         assert_eq!(texts, ["a", "b"]);
+    }
+
+    #[test]
+    fn add_many_is_add_repeated() {
+        for kind in [BlockKind::Image, BlockKind::ToolCall, BlockKind::ToolResult] {
+            for role in [Role::User, Role::Assistant] {
+                let (mut one, mut many) = (Counter::new(), Counter::new());
+                Sink::<String>::begin(&mut one, role, false);
+                Sink::<String>::begin(&mut many, role, false);
+                for _ in 0..3 {
+                    Sink::<String>::add(&mut one, Block::of(kind)).unwrap();
+                }
+                many.add_many(kind, 3);
+                Sink::<String>::end(&mut one).unwrap();
+                Sink::<String>::end(&mut many).unwrap();
+                let facts = |n: &Counter| (n.calls, n.results, n.images, n.active_tool_loop());
+                assert_eq!(facts(&one), facts(&many));
+            }
+        }
+        let mut none = Counter::new();
+        none.add_many(BlockKind::Image, 3); // no open message: nothing counted
+        assert_eq!(none.images, 0);
     }
 
     #[test]

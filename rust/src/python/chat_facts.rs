@@ -1,0 +1,198 @@
+//! The conversation facts of plain Chat Completions messages, read straight
+//! from exact dicts, lists and strings. The Router counts every message of a
+//! request, and there the generic decoder's work around each read (shapes,
+//! subclasses, error paths, blocks) costs more than the dict lookups do.
+//!
+//! The reader makes the reads `openai::decode_message` makes in COUNT mode,
+//! in the same order and counted the same way, and gives the same facts. It
+//! gives up on anything else: a subclass, a mapping or sequence that is not a
+//! dict or list, a role written another way, a value of the wrong type, the
+//! budget running out. The generic decoder then reads that message again from
+//! its first read, and gives the error and its path when there is one. The
+//! counter is touched only once a message is read whole, so giving up leaves
+//! nothing to undo.
+
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
+
+use crate::request::openai::decode_message;
+use crate::request::{Block, BlockKind, Counter, Failure, Key, Read, Role, Sink};
+
+use super::dicts::lookup;
+use super::source::PySource;
+use super::text::utf8;
+
+/// Why the plain reader stopped.
+enum Stop {
+    /// Something it does not read: the generic decoder reads the message.
+    Generic,
+    /// What any read can fail with (the budget, the deadline, the token).
+    Failed(Failure),
+}
+
+impl From<Failure> for Stop {
+    fn from(failure: Failure) -> Self {
+        Stop::Failed(failure)
+    }
+}
+
+type Plain<T> = Result<T, Stop>;
+type T = Py<PyAny>;
+
+/// One message of a Chat request, counted into `out` (the `chat_message`
+/// of `request::decode_with`).
+pub fn chat_message<'py>(
+    src: &mut PySource<'py>,
+    out: &mut Counter,
+    message: &Bound<'py, PyAny>,
+) -> Read<()> {
+    let mark = src.used();
+    match plain_message(src, out, message) {
+        Ok(()) => Ok(()),
+        // Met at the same read as the generic decoder would meet it.
+        Err(Stop::Failed(f @ (Failure::Cancelled | Failure::CancelFailed))) => Err(f),
+        // The budget too: the generic decoder names the item it was reading.
+        Err(_) => {
+            src.rewind(mark);
+            decode_message(src, out, message)
+        }
+    }
+}
+
+fn plain_message<'py>(
+    src: &mut PySource<'py>,
+    out: &mut Counter,
+    message: &Bound<'py, PyAny>,
+) -> Plain<()> {
+    let message = exact_dict(message)?;
+    let role = present(src, message, Key::Role)?.ok_or(Stop::Generic)?;
+    let role = exact_str(&role)?;
+    match role.as_bytes() {
+        b"system" => Sink::<T>::instruction(out, Role::System, Vec::new()),
+        b"developer" => Sink::<T>::instruction(out, Role::Developer, Vec::new()),
+        b"tool" | b"function" => {
+            let result = Block::<T>::tool_result(None, Vec::new());
+            out.message(Role::Tool, result)?;
+        }
+        b"user" => {
+            let images = match present(src, message, Key::Content)? {
+                None => 0,
+                Some(text) if text.is_exact_instance_of::<PyString>() => 0,
+                Some(parts) => images_in(src, &parts)?,
+            };
+            counted(out, Role::User, BlockKind::Image, images)?;
+        }
+        b"assistant" => {
+            let calls = tool_calls(src, message)?;
+            counted(out, Role::Assistant, BlockKind::ToolCall, calls)?;
+        }
+        _ => return Err(Stop::Generic),
+    }
+    Ok(())
+}
+
+/// A message of `role` holding `n` blocks of `kind` (the only kind its
+/// facts count).
+fn counted(out: &mut Counter, role: Role, kind: BlockKind, n: usize) -> Plain<()> {
+    Sink::<T>::begin(out, role, false);
+    out.add_many(kind, n);
+    Ok(Sink::<T>::end(out)?)
+}
+
+/// The image parts of a user message's content list.
+fn images_in<'py>(src: &mut PySource<'py>, parts: &Bound<'py, PyAny>) -> Plain<usize> {
+    let mut images = 0;
+    let (list, n) = list_of(src, parts)?;
+    for index in 0..n {
+        let part = item(src, &list, index)?;
+        let part = exact_dict(&part)?;
+        // A type that is no string is an unknown part, as missing is.
+        if let Some(kind) = present(src, part, Key::Type)? {
+            if !plain_other(&kind) && exact_str(&kind)? == "image_url" {
+                images += 1;
+            }
+        }
+    }
+    Ok(images)
+}
+
+/// The tool calls of an assistant message: its `tool_calls` of type
+/// `function`, `custom` or none, and a legacy `function_call`.
+fn tool_calls<'py>(src: &mut PySource<'py>, message: &Bound<'py, PyDict>) -> Plain<usize> {
+    let mut calls = 0;
+    if let Some(list) = present(src, message, Key::ToolCalls)? {
+        let (list, n) = list_of(src, &list)?;
+        for index in 0..n {
+            let call = item(src, &list, index)?;
+            let call = exact_dict(&call)?;
+            calls += usize::from(match present(src, call, Key::Type)? {
+                None => true,
+                Some(kind) if plain_other(&kind) => false,
+                Some(kind) => matches!(exact_str(&kind)?, "function" | "custom"),
+            });
+        }
+    }
+    if let Some(call) = present(src, message, Key::FunctionCall)? {
+        exact_dict(&call)?;
+        calls += 1;
+    }
+    Ok(calls)
+}
+
+/// An exact list and its length (a counted read).
+fn list_of<'py>(
+    src: &mut PySource<'py>,
+    v: &Bound<'py, PyAny>,
+) -> Plain<(Bound<'py, PyList>, usize)> {
+    let list = v.cast_exact::<PyList>().map_err(|_| Stop::Generic)?;
+    src.tick()?;
+    Ok((list.clone(), list.len()))
+}
+
+/// `list[index]` (a counted read).
+fn item<'py>(
+    src: &mut PySource<'py>,
+    list: &Bound<'py, PyList>,
+    index: usize,
+) -> Plain<Bound<'py, PyAny>> {
+    src.tick()?;
+    list.get_item(index).map_err(|_| Stop::Generic)
+}
+
+/// `map[key]`, `None` when missing or null: one counted read.
+fn present<'py>(
+    src: &mut PySource<'py>,
+    map: &Bound<'py, PyDict>,
+    key: Key,
+) -> Plain<Option<Bound<'py, PyAny>>> {
+    src.tick()?;
+    match lookup(map.as_any(), src.key(key).as_any()) {
+        Ok(Some(value)) if value.is_none() => Ok(None),
+        Ok(value) => Ok(value),
+        Err(_) => Err(Stop::Generic), // a key's own `__eq__` raised
+    }
+}
+
+fn exact_dict<'a, 'py>(v: &'a Bound<'py, PyAny>) -> Plain<&'a Bound<'py, PyDict>> {
+    v.cast_exact::<PyDict>().map_err(|_| Stop::Generic)
+}
+
+/// An exact str's text (`""` for a lone surrogate, which matches no name).
+fn exact_str<'a>(v: &'a Bound<'_, PyAny>) -> Plain<&'a str> {
+    if !v.is_exact_instance_of::<PyString>() {
+        return Err(Stop::Generic);
+    }
+    Ok(utf8(v).unwrap_or(""))
+}
+
+/// A value of an exact type that is not a string (the generic decoder's
+/// shapes other than `Str`, decided without running Python code).
+fn plain_other(v: &Bound<'_, PyAny>) -> bool {
+    v.is_none()
+        || v.is_exact_instance_of::<PyBool>()
+        || v.is_exact_instance_of::<PyInt>()
+        || v.is_exact_instance_of::<PyFloat>()
+        || v.is_exact_instance_of::<PyList>()
+        || v.is_exact_instance_of::<PyTuple>()
+        || v.is_exact_instance_of::<PyDict>()
+}

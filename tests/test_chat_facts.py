@@ -1,0 +1,173 @@
+"""The native facts of Chat Completions requests read plain messages (exact
+dicts, lists and strings) without the generic decoder, and hand anything else
+to it, message by message. Against the reference, on requests that are mostly
+plain: the same facts or the same ``WireFormatError``, under every budget from
+none up to enough (a read counted once too few or too many shows up as one
+budget where the two disagree), and the same answer to a cancellation."""
+
+from __future__ import annotations
+
+from collections import UserDict, UserList
+from typing import Any, Dict, List, Tuple
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conftest import load_hotpath
+from turnsignal import WireFormatError
+
+
+class Text(str):
+    """A str subclass: the native reader leaves it to the generic decoder."""
+
+
+def odd(value: Any) -> Any:
+    """The same value handed over as a type the plain reader does not read."""
+    if isinstance(value, dict):
+        return UserDict(value)
+    if isinstance(value, list):
+        return UserList(value)
+    if isinstance(value, str):
+        return Text(value)
+    return value
+
+
+@st.composite
+def sometimes_odd(draw: Any, strategy: st.SearchStrategy[Any]) -> Any:
+    value = draw(strategy)
+    return odd(value) if draw(st.integers(0, 9)) == 0 else value
+
+
+JUNK = st.one_of(st.none(), st.integers(0, 1), st.just(1.5), st.just(True), st.just([]),
+                 st.just({}), st.just(()), st.just("\ud800"), st.just(b"x"))
+ROLES = ["user", "assistant", "tool", "function", "system", "developer"]
+ROLE = st.one_of(st.sampled_from(ROLES), st.sampled_from([" User ", "ASSISTANT", "model", ""]),
+                 JUNK)
+PART_TYPE = st.one_of(st.sampled_from(["text", "image_url", "input_audio", "file", "refusal",
+                                       "image", "other", "\ud800"]), JUNK)
+PART = sometimes_odd(st.fixed_dictionaries({}, optional={
+    "type": sometimes_odd(PART_TYPE), "text": st.just("x")}))
+CALL_TYPE = st.one_of(st.sampled_from(["function", "custom", "other"]), JUNK)
+CALL = sometimes_odd(st.fixed_dictionaries({"id": st.just("c1")}, optional={
+    "type": sometimes_odd(CALL_TYPE), "function": st.just({"name": "f", "arguments": "{}"})}))
+CONTENT = st.one_of(st.just("hi"), st.none(), sometimes_odd(st.lists(PART, max_size=3)), JUNK)
+
+
+@st.composite
+def message(draw: Any) -> Any:
+    out: Dict[str, Any] = {"role": draw(sometimes_odd(ROLE))}
+    optional = {"content": CONTENT,
+                "tool_calls": st.one_of(st.none(), sometimes_odd(st.lists(CALL, max_size=3)),
+                                        JUNK),
+                "function_call": st.one_of(st.none(), sometimes_odd(st.just({"name": "f"})),
+                                           JUNK),
+                "tool_call_id": st.just("c1")}
+    for key in draw(st.sets(st.sampled_from(sorted(optional)), max_size=3)):
+        out[key] = draw(optional[key])
+    return odd(out) if draw(st.integers(0, 19)) == 0 else out
+
+
+@st.composite
+def plain_message(draw: Any) -> Dict[str, Any]:
+    """A message the plain reader reads whole."""
+    role = draw(st.sampled_from(ROLES))
+    out: Dict[str, Any] = {"role": role, "content": draw(st.one_of(
+        st.just("hi"), st.none(), st.lists(st.fixed_dictionaries({}, optional={
+            "type": st.sampled_from(["text", "image_url", "file", None, 1, "\ud800"])}),
+            max_size=3)))}
+    if role == "assistant":
+        out["tool_calls"] = draw(st.lists(st.fixed_dictionaries({}, optional={
+            "type": st.sampled_from(["function", "custom", "other", None, 1])}), max_size=3))
+        out["function_call"] = draw(st.one_of(st.none(), st.just({"name": "f"})))
+    return out
+
+
+REQUESTS = st.one_of(
+    st.lists(plain_message(), max_size=8),
+    st.lists(message(), max_size=6),
+    st.lists(st.one_of(plain_message(), message()), max_size=8),
+).map(lambda messages: {"messages": messages, "tools": [{}], "tool_choice": "required"})
+
+
+def outcome(hotpath: Any, request: Any, budget: int) -> Tuple[str, Any]:
+    try:
+        return "ok", hotpath.request_facts(request, "openai", budget)
+    except WireFormatError as error:
+        return "error", (error.path, error.problem)
+
+
+@pytest.fixture(scope="module")
+def both() -> Tuple[Any, Any]:
+    return load_hotpath("native"), load_hotpath("python")
+
+
+@settings(max_examples=500, deadline=None)
+@given(REQUESTS)
+def test_the_same_facts_under_every_budget(both: Tuple[Any, Any],
+                                           request: Dict[str, Any]) -> None:
+    native, python = both
+    for budget in range(0, 400):
+        expected = outcome(python, request, budget)
+        assert outcome(native, request, budget) == expected, budget
+        if expected[0] == "ok" or "budget" not in expected[1][1]:
+            break  # enough budget: more reads nothing new
+    else:
+        pytest.fail("never enough budget")
+
+
+def _turns(n: int) -> List[Dict[str, Any]]:
+    cycle = [{"role": "user", "content": [{"type": "text", "text": "x"},
+                                          {"type": "image_url", "image_url": {}}]},
+             {"role": "assistant", "content": None, "tool_calls": [
+                 {"id": "c", "type": "function", "function": {"name": "f"}},
+                 {"id": "d", "type": "custom", "custom": {"name": "g"}}],
+              "function_call": {"name": "h"}},
+             {"role": "tool", "tool_call_id": "c", "content": "ok"},
+             {"role": "function", "name": "h", "content": "ok"},
+             {"role": "system", "content": "s"},
+             {"role": "developer", "content": "d"}]
+    return [dict(cycle[i % len(cycle)]) for i in range(n)]
+
+
+def test_plain_messages_count_by_hand(both: Tuple[Any, Any]) -> None:
+    native, python = both
+    request = {"messages": _turns(600)}
+    # 100 of each role; 3 calls per assistant, one result per tool or function
+    # message, one image per user message; more calls than results: a loop.
+    counts = (100, 100, 100, 100, 200, 0, 300, 200, 100, 1, 0, 0)
+    assert native.request_facts(request, "openai", 10**6) == (counts, "openai")
+    assert python.request_facts(request, "openai", 10**6) == (counts, "openai")
+
+
+def test_an_odd_message_among_plain_ones_is_read_generically(both: Tuple[Any, Any]) -> None:
+    native, python = both
+    messages: List[Any] = _turns(12)
+    messages[7] = UserDict({"role": Text("assistant"), "tool_calls": UserList([{}])})
+    messages[3] = {"role": " Tool ", "content": "ok"}
+    request = {"messages": messages}
+    assert native.request_facts(request, "openai", 10**6) == \
+        python.request_facts(request, "openai", 10**6)
+    messages[5] = {"role": "user", "content": 7}
+    for hotpath in both:
+        with pytest.raises(WireFormatError) as info:
+            hotpath.request_facts(request, "openai", 10**6)
+        assert info.value.path == "messages[5].content"
+
+
+class Token:
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def is_set(self) -> bool:
+        self.calls += 1
+        return self.calls > 2
+
+
+def test_cancelled_at_the_same_checkpoint(both: Tuple[Any, Any]) -> None:
+    # Checked every 1,024 reads: the third check cancels, in both.
+    request = {"messages": _turns(6000)}
+    tokens = [Token(), Token()]
+    for hotpath, token in zip(both, tokens):
+        assert hotpath.request_facts(request, "openai", 10**6, cancel=token) is None
+    assert tokens[0].calls == tokens[1].calls == 3
