@@ -171,3 +171,72 @@ def test_cancelled_at_the_same_checkpoint(both: Tuple[Any, Any]) -> None:
     for hotpath, token in zip(both, tokens):
         assert hotpath.request_facts(request, "openai", 10**6, cancel=token) is None
     assert tokens[0].calls == tokens[1].calls == 3
+
+
+class Emptying(str):
+    """A key equal to ``"role"`` whose comparison empties a list: caller code
+    that runs in the middle of a dict lookup."""
+
+    target: List[Any] = []
+
+    def __eq__(self, other: object) -> bool:
+        Emptying.target.clear()
+        return str.__eq__(self, other)
+
+    __hash__ = str.__hash__
+
+
+@pytest.mark.parametrize("where", ["messages", "tool_calls"])
+def test_a_list_emptied_while_reading_is_an_error_in_both(both: Tuple[Any, Any],
+                                                          where: str) -> None:
+    outcomes = []
+    for hotpath in both:
+        calls: List[Any] = [{"type": "function"}, {"type": "function"}]
+        messages: List[Any] = _turns(4)
+        messages[3] = {"role": "assistant", "tool_calls": calls}
+        messages[2] = {Emptying("role"): "tool", "content": "ok"}
+        if where == "tool_calls":
+            messages[3] = {"role": "assistant",
+                           "tool_calls": [{Emptying("type"): "function"}, {}]}
+            calls = messages
+        Emptying.target = messages if where == "messages" else \
+            messages[3]["tool_calls"]
+        outcomes.append(outcome(hotpath, {"messages": messages}, 10**6))
+    assert outcomes[0] == outcomes[1]
+    assert outcomes[0][0] == "error"
+
+
+class Raising(str):
+    """A key whose comparison raises ``error``."""
+
+    error: type = RuntimeError
+
+    def __eq__(self, other: object) -> bool:
+        raise Raising.error("no")
+
+    __hash__ = str.__hash__
+
+
+@pytest.mark.parametrize("error", [RuntimeError, KeyError])
+@pytest.mark.parametrize("key", ["role", "content", "part type", "call type", "tool_calls",
+                                 "function_call"])
+def test_a_key_raising_while_compared(both: Tuple[Any, Any], error: type, key: str) -> None:
+    # RuntimeError: the object could not be read, at its path; KeyError:
+    # missing, as dict.get reads it.
+    Raising.error = error
+    messages: List[Any] = _turns(3)
+    if key == "role":
+        messages[0] = {Raising("role"): "user", "content": "x"}
+    elif key == "content":
+        messages[0] = {"role": "user", Raising("content"): "x"}
+    elif key == "part type":
+        messages[0] = {"role": "user", "content": [{}, {Raising("type"): "image_url"}]}
+    elif key == "call type":
+        messages[1] = {"role": "assistant", "tool_calls": [{}, {Raising("type"): "function"}]}
+    else:
+        messages[1] = {"role": "assistant", Raising(key): [{}]}
+    request = {"messages": messages}
+    outcomes = [outcome(hotpath, request, 10**6) for hotpath in both]
+    assert outcomes[0] == outcomes[1]
+    # A missing role is an error too.
+    assert (outcomes[0][0] == "error") == (error is RuntimeError or key == "role")

@@ -11,23 +11,44 @@
 //! its first read, and gives the error and its path when there is one. The
 //! counter is touched only once a message is read whole, so giving up leaves
 //! nothing to undo.
+//!
+//! Caller code can run in the middle of a read (a key's own `__eq__`), and
+//! may change the request: a read that fails then is reported here, at the
+//! path the generic decoder gives it, and the message is not read again.
 
+use pyo3::exceptions::PyKeyError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 
 use crate::request::openai::decode_message;
+use crate::request::source::Seg;
 use crate::request::{Block, BlockKind, Counter, Failure, Key, Read, Role, Sink};
 
 use super::dicts::lookup;
-use super::source::PySource;
+use super::source::{unreadable, PySource};
 use super::text::utf8;
 
 /// Why the plain reader stopped.
 enum Stop {
     /// Something it does not read: the generic decoder reads the message.
     Generic,
-    /// What any read can fail with (the budget, the deadline, the token).
+    /// What any read can fail with (the budget, the deadline, the token,
+    /// a caller's object that fails while read).
     Failed(Failure),
+}
+
+impl Stop {
+    /// A failure located under `seg` (as the generic decoder locates it).
+    fn under(self, seg: Seg) -> Self {
+        match self {
+            Stop::Failed(f) => Stop::Failed(f.under(seg)),
+            generic => generic,
+        }
+    }
+
+    fn under_key(self, key: Key) -> Self {
+        self.under(Seg::Key(key.name()))
+    }
 }
 
 impl From<Failure> for Stop {
@@ -49,13 +70,13 @@ pub fn chat_message<'py>(
     let mark = src.used();
     match plain_message(src, out, message) {
         Ok(()) => Ok(()),
-        // Met at the same read as the generic decoder would meet it.
-        Err(Stop::Failed(f @ (Failure::Cancelled | Failure::CancelFailed))) => Err(f),
-        // The budget too: the generic decoder names the item it was reading.
-        Err(_) => {
+        // The budget: the generic decoder names the item it was reading.
+        Err(Stop::Failed(Failure::Budget) | Stop::Generic) => {
             src.rewind(mark);
             decode_message(src, out, message)
         }
+        // Met at the same read, with the same path, as by the generic decoder.
+        Err(Stop::Failed(failure)) => Err(failure),
     }
 }
 
@@ -104,10 +125,12 @@ fn images_in<'py>(src: &mut PySource<'py>, parts: &Bound<'py, PyAny>) -> Plain<u
     let mut images = 0;
     let (list, n) = list_of(src, parts)?;
     for index in 0..n {
-        let part = item(src, &list, index)?;
+        let part = item(src, &list, index).map_err(|e| e.under_key(Key::Content))?;
         let part = exact_dict(&part)?;
+        let kind = present(src, part, Key::Type)
+            .map_err(|e| e.under(Seg::Index(index)).under_key(Key::Content))?;
         // A type that is no string is an unknown part, as missing is.
-        if let Some(kind) = present(src, part, Key::Type)? {
+        if let Some(kind) = kind {
             if !plain_other(&kind) && exact_str(&kind)? == "image_url" {
                 images += 1;
             }
@@ -123,9 +146,11 @@ fn tool_calls<'py>(src: &mut PySource<'py>, message: &Bound<'py, PyDict>) -> Pla
     if let Some(list) = present(src, message, Key::ToolCalls)? {
         let (list, n) = list_of(src, &list)?;
         for index in 0..n {
-            let call = item(src, &list, index)?;
+            let call = item(src, &list, index).map_err(|e| e.under_key(Key::ToolCalls))?;
             let call = exact_dict(&call)?;
-            calls += usize::from(match present(src, call, Key::Type)? {
+            let kind = present(src, call, Key::Type)
+                .map_err(|e| e.under(Seg::Index(index)).under_key(Key::ToolCalls))?;
+            calls += usize::from(match kind {
                 None => true,
                 Some(kind) if plain_other(&kind) => false,
                 Some(kind) => matches!(exact_str(&kind)?, "function" | "custom"),
@@ -156,7 +181,10 @@ fn item<'py>(
     index: usize,
 ) -> Plain<Bound<'py, PyAny>> {
     src.tick()?;
-    list.get_item(index).map_err(|_| Stop::Generic)
+    // Only caller code that ran meanwhile can have shortened the list.
+    let py = list.py();
+    list.get_item(index)
+        .map_err(|e| Stop::Failed(unreadable(py, e)))
 }
 
 /// `map[key]`, `None` when missing or null: one counted read.
@@ -166,10 +194,14 @@ fn present<'py>(
     key: Key,
 ) -> Plain<Option<Bound<'py, PyAny>>> {
     src.tick()?;
+    let py = map.py();
     match lookup(map.as_any(), src.key(key).as_any()) {
         Ok(Some(value)) if value.is_none() => Ok(None),
         Ok(value) => Ok(value),
-        Err(_) => Err(Stop::Generic), // a key's own `__eq__` raised
+        // A key's own `__eq__` raised: a KeyError is "missing", as `dict.get`
+        // reads it; anything else is the caller's object failing.
+        Err(e) if e.is_instance_of::<PyKeyError>(py) => Ok(None),
+        Err(e) => Err(Stop::Failed(unreadable(py, e))),
     }
 }
 
