@@ -36,6 +36,7 @@ WORKLOADS = [
     ("blocks_1m_system", 200),
     ("router_1m_messages", 2),
     ("router_10k_agentic", 20),
+    ("router_10k_agentic_anthropic", 20),
     ("a_default_limits", 100),
     ("b_maximum_limits", 10),
     ("c_adversarial_quotes", 50),

@@ -73,6 +73,23 @@ def agentic(n: int = 10_000) -> Dict[str, Any]:
     return _agentic_request(n + 1)
 
 
+def agentic_anthropic(n: int = 10_000) -> Dict[str, Any]:
+    """The same agentic loop written for Anthropic: the tool call is a
+    ``tool_use`` block, its result a ``tool_result`` block in a user message."""
+    cycle = [
+        lambda i: {"role": "user", "content": [{"type": "text", "text": f"step {i}"},
+                                               {"type": "image", "source": {"data": "x"}}]},
+        lambda i: {"role": "assistant", "content": [{"type": "tool_use", "id": f"call_{i}",
+                                                     "name": "run_tests", "input": {}}]},
+        lambda i: {"role": "user", "content": [{"type": "tool_result",
+                                                "tool_use_id": f"call_{i}", "content": "ok"}]},
+        lambda i: {"role": "assistant", "content": f"done {i}"},
+    ]
+    return {"system": "You are a coding agent.", "tool_choice": {"type": "auto"},
+            "messages": [cycle[i % 4](i // 4) for i in range(n)],
+            "tools": [{"name": name, "input_schema": {}} for name in ("read", "edit", "run_tests")]}
+
+
 class Case(NamedTuple):
     key: str
     title: str
@@ -99,6 +116,9 @@ CASES = [
          [{"name": "t"}], True, None, 20_000),
     Case("router_10k_agentic", "Router.evaluate, 10,000-message agentic request", agentic,
          "openai", [{"name": "t"}], True, None, 1000),
+    Case("router_10k_agentic_anthropic",
+         "Router.evaluate, 10,000-message agentic request (Anthropic)", agentic_anthropic,
+         "anthropic", [{"name": "t"}], True, None, 1000),
 ]
 
 

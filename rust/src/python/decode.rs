@@ -15,8 +15,8 @@ use crate::request::{
     Source, EVALUATOR_CAPS,
 };
 
-use super::chat_facts;
 use super::doc::Doc;
+use super::plain_facts::PlainReader;
 use super::source::PySource;
 use super::text::clean;
 use super::{panic_message, NativeError};
@@ -119,8 +119,8 @@ pub fn request_facts<'py>(
     let mut src = PySource::new(py, Mode::Count, budget, deadline, cancel)?;
     let mut n = Counter::new();
     let result = guarded(|| {
-        let chat = chat_facts::chat_message;
-        decode_with(&mut src, &mut n, request, requested(format), chat)
+        let reader = &mut PlainReader;
+        decode_with(&mut src, &mut n, request, requested(format), reader)
     })?;
     let Some(decoded) = outcome(py, &mut src, result)? else {
         return Ok(None);

@@ -4,8 +4,8 @@
 //!
 //! * `source` — the decoders' `Source` over the caller's objects (`dicts`:
 //!   one scan per small exact dict);
-//! * `chat_facts` — the facts of plain Chat messages, read without the
-//!   generic decoder's work around each read;
+//! * `plain_facts` — the facts of plain Chat and Anthropic messages, read
+//!   without the generic decoder's work around each read;
 //! * `decode` — the decoding entry points (the evaluator's `Doc`, the
 //!   conversation facts, the full conversation of `turnsignal.decode()`);
 //! * `doc` — the `Doc`, and what it yields for one turn;
@@ -28,12 +28,12 @@ use pyo3::create_exception;
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 
-mod chat_facts;
 mod decode;
 mod dicts;
 mod doc;
 mod lexical2;
 mod messages;
+mod plain_facts;
 mod primitives;
 mod provenance;
 mod source;

@@ -129,7 +129,12 @@ fn split_backwards<S: Source, K: Sink<S::T>>(
     Ok(())
 }
 
-fn decode_message<S: Source, K: Sink<S::T>>(src: &mut S, out: &mut K, message: &S::V) -> Read<()> {
+/// One message of `messages`, read into `out`.
+pub fn decode_message<S: Source, K: Sink<S::T>>(
+    src: &mut S,
+    out: &mut K,
+    message: &S::V,
+) -> Read<()> {
     require_map(src, message)?;
     let role = role_of(src, message, ROLES, ROLE_NAMES)?;
     let Some(content) = get_present(src, Some(message), Key::Content)? else {
@@ -163,7 +168,14 @@ fn system<S: Source>(src: &mut S, top: Option<&S::V>) -> Read<Option<Vec<Block<S
     }
 }
 
-pub fn decode<S: Source, K: Sink<S::T>>(src: &mut S, out: &mut K, request: &S::V) -> Read<Top> {
+/// The request, its messages read by `message` (`decode_message` or a
+/// reader that gives the same result).
+pub fn decode<S, K, D>(src: &mut S, out: &mut K, request: &S::V, message: D) -> Read<Top>
+where
+    S: Source,
+    K: Sink<S::T>,
+    D: FnMut(&mut S, &mut K, &S::V) -> Read<()>,
+{
     let (top, messages) = request_messages(src, request)?;
     let name = if top.is_some() { "messages" } else { "" };
     let system = if src.mode() == Mode::Lean {
@@ -171,7 +183,7 @@ pub fn decode<S: Source, K: Sink<S::T>>(src: &mut S, out: &mut K, request: &S::V
     } else {
         system(src, top.as_ref())?
     };
-    let walk = walk_back(src, out, &messages, name, decode_message)?;
+    let walk = walk_back(src, out, &messages, name, message)?;
     if let Some(blocks) = system {
         // The walk's instructions are newest first: the system comes first.
         out.instruction(Role::System, blocks);

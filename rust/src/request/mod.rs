@@ -27,7 +27,7 @@ pub use detect::Format;
 pub use model::{Block, BlockKind, Role};
 pub use read::{ToolChoice, WalkEnd};
 pub use sink::{Collector, Counter, MessageSpan, Sink};
-pub use source::{Failure, Key, Mode, Read, Shape, Source, WireError};
+pub use source::{Failure, Key, Mode, Read, Seg, Shape, Source, WireError};
 
 /// What a decode call found, beside what went to its sink.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -65,31 +65,55 @@ pub fn decode<S: Source, K: Sink<S::T>>(
     request: &S::V,
     format: Option<Format>,
 ) -> Read<Decoded> {
-    decode_with(src, out, request, format, openai::decode_message)
+    decode_with(src, out, request, format, &mut Generic)
 }
 
-/// `decode`, with Chat Completions messages read by `chat_message` (which
-/// must read them as `openai::decode_message` does: the binding's facts pass
-/// a faster reader of plain messages that falls back on it).
-pub fn decode_with<S, K, D>(
+/// How the messages of a Chat Completions or an Anthropic request are read.
+/// A reader must read what the format's `decode_message` reads, in the same
+/// order, counted the same way, and give the sink the same calls: the
+/// binding's facts use one that reads plain messages faster and falls back
+/// on `decode_message` for the others.
+pub trait MessageReader<S: Source, K: Sink<S::T>> {
+    fn chat(&mut self, src: &mut S, out: &mut K, message: &S::V) -> Read<()> {
+        openai::decode_message(src, out, message)
+    }
+
+    fn anthropic(&mut self, src: &mut S, out: &mut K, message: &S::V) -> Read<()> {
+        anthropic::decode_message(src, out, message)
+    }
+}
+
+/// The format decoders' own reading of every message.
+pub struct Generic;
+
+impl<S: Source, K: Sink<S::T>> MessageReader<S, K> for Generic {}
+
+/// `decode`, with messages read by `reader`.
+pub fn decode_with<S, K, R>(
     src: &mut S,
     out: &mut K,
     request: &S::V,
     format: Option<Format>,
-    chat_message: D,
+    reader: &mut R,
 ) -> Read<Decoded>
 where
     S: Source,
     K: Sink<S::T>,
-    D: FnMut(&mut S, &mut K, &S::V) -> Read<()>,
+    R: MessageReader<S, K>,
 {
     let format = match format {
         Some(f) => f,
         None => detect::detect(src, request)?,
     };
     let top = match format {
-        Format::Openai => openai::decode(src, out, request, chat_message)?,
-        Format::Anthropic => anthropic::decode(src, out, request)?,
+        Format::Openai => {
+            let chat = |src: &mut S, out: &mut K, m: &S::V| reader.chat(src, out, m);
+            openai::decode(src, out, request, chat)?
+        }
+        Format::Anthropic => {
+            let message = |src: &mut S, out: &mut K, m: &S::V| reader.anthropic(src, out, m);
+            anthropic::decode(src, out, request, message)?
+        }
         Format::Responses => responses::decode(src, out, request)?,
         Format::Neutral => neutral::decode(src, out, request)?,
     };

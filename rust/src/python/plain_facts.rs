@@ -1,16 +1,17 @@
-//! The conversation facts of plain Chat Completions messages, read straight
-//! from exact dicts, lists and strings. The Router counts every message of a
-//! request, and there the generic decoder's work around each read (shapes,
-//! subclasses, error paths, blocks) costs more than the dict lookups do.
+//! The conversation facts of plain Chat Completions and Anthropic messages,
+//! read straight from exact dicts, lists and strings. The Router counts
+//! every message of a request, and there the generic decoder's work around
+//! each read (shapes, subclasses, error paths) costs more than the dict
+//! lookups do.
 //!
-//! The reader makes the reads `openai::decode_message` makes in COUNT mode,
-//! in the same order and counted the same way, and gives the same facts. It
-//! gives up on anything else: a subclass, a mapping or sequence that is not a
-//! dict or list, a role written another way, a value of the wrong type, the
-//! budget running out. The generic decoder then reads that message again from
-//! its first read, and gives the error and its path when there is one. The
-//! counter is touched only once a message is read whole, so giving up leaves
-//! nothing to undo.
+//! The reader makes the reads the format's `decode_message` makes in COUNT
+//! mode, in the same order and counted the same way, and gives the counter
+//! the same calls. It gives up on anything else: a subclass, a mapping or
+//! sequence that is not a dict or list, a role written another way, a value
+//! of the wrong type, the budget running out. The generic decoder then reads
+//! that message again from its first read, and gives the error and its path
+//! when there is one. The reader touches the counter only once the message
+//! is read whole, so giving up leaves nothing to undo.
 //!
 //! Caller code can run in the middle of a read (a key's own `__eq__`), and
 //! may change the request: a read that fails then is reported here, at the
@@ -20,13 +21,37 @@ use pyo3::exceptions::PyKeyError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 
-use crate::request::openai::decode_message;
-use crate::request::source::Seg;
-use crate::request::{Block, BlockKind, Counter, Failure, Key, Read, Role, Sink};
+use crate::request::{anthropic, openai};
+use crate::request::{
+    Block, BlockKind, Counter, Failure, Key, MessageReader, Read, Role, Seg, Sink,
+};
 
 use super::dicts::lookup;
 use super::source::{unreadable, PySource};
 use super::text::utf8;
+
+/// The facts' reader of Chat and Anthropic messages (`request::decode_with`).
+pub struct PlainReader;
+
+impl<'py> MessageReader<PySource<'py>, Counter> for PlainReader {
+    fn chat(
+        &mut self,
+        src: &mut PySource<'py>,
+        out: &mut Counter,
+        m: &Bound<'py, PyAny>,
+    ) -> Read<()> {
+        plain_or_generic(src, out, m, chat_message, openai::decode_message)
+    }
+
+    fn anthropic(
+        &mut self,
+        src: &mut PySource<'py>,
+        out: &mut Counter,
+        m: &Bound<'py, PyAny>,
+    ) -> Read<()> {
+        plain_or_generic(src, out, m, anthropic_message, anthropic::decode_message)
+    }
+}
 
 /// Why the plain reader stopped.
 enum Stop {
@@ -60,27 +85,31 @@ impl From<Failure> for Stop {
 type Plain<T> = Result<T, Stop>;
 type T = Py<PyAny>;
 
-/// One message of a Chat request, counted into `out` (the `chat_message`
-/// of `request::decode_with`).
-pub fn chat_message<'py>(
+type Generic<'py> = fn(&mut PySource<'py>, &mut Counter, &Bound<'py, PyAny>) -> Read<()>;
+
+/// `message` read by `plain` (which touches `out` only once it has read the
+/// message whole); else by `generic`, from the message's first read.
+fn plain_or_generic<'py>(
     src: &mut PySource<'py>,
     out: &mut Counter,
     message: &Bound<'py, PyAny>,
+    plain: fn(&mut PySource<'py>, &mut Counter, &Bound<'py, PyAny>) -> Plain<()>,
+    generic: Generic<'py>,
 ) -> Read<()> {
     let mark = src.used();
-    match plain_message(src, out, message) {
+    match plain(src, out, message) {
         Ok(()) => Ok(()),
         // The budget: the generic decoder names the item it was reading.
         Err(Stop::Failed(Failure::Budget) | Stop::Generic) => {
             src.rewind(mark);
-            decode_message(src, out, message)
+            generic(src, out, message)
         }
         // Met at the same read, with the same path, as by the generic decoder.
         Err(Stop::Failed(failure)) => Err(failure),
     }
 }
 
-fn plain_message<'py>(
+fn chat_message<'py>(
     src: &mut PySource<'py>,
     out: &mut Counter,
     message: &Bound<'py, PyAny>,
@@ -164,7 +193,81 @@ fn tool_calls<'py>(src: &mut PySource<'py>, message: &Bound<'py, PyDict>) -> Pla
     Ok(calls)
 }
 
+/// An Anthropic message: a string content is one message; a list is read
+/// from its end and cut at every `tool_result` block, each its own `tool`
+/// message (what `anthropic::decode_message` hands the counter).
+fn anthropic_message<'py>(
+    src: &mut PySource<'py>,
+    whole: &mut Counter,
+    message: &Bound<'py, PyAny>,
+) -> Plain<()> {
+    let message = exact_dict(message)?;
+    let role = present(src, message, Key::Role)?.ok_or(Stop::Generic)?;
+    let role = match exact_str(&role)? {
+        "user" => Role::User,
+        "assistant" => Role::Assistant,
+        "system" => Role::System,
+        _ => return Err(Stop::Generic),
+    };
+    let Some(content) = present(src, message, Key::Content)? else {
+        return Ok(()); // no content: no message
+    };
+    if content.is_exact_instance_of::<PyString>() {
+        return Ok(whole.message(role, Block::<T>::of(BlockKind::Text))?);
+    }
+    let (list, n) = list_of(src, &content)?;
+    // Counted into a copy, kept once every block is read.
+    let mut counted = *whole;
+    let out = &mut counted;
+    let mut piece_open = false;
+    for index in (0..n).rev() {
+        let block = item(src, &list, index).map_err(|e| e.under_key(Key::Content))?;
+        let block = exact_dict(&block)?;
+        let kind = present(src, block, Key::Type)
+            .map_err(|e| e.under(Seg::Index(index)).under_key(Key::Content))?;
+        let kind = match kind {
+            Some(kind) if !plain_other(&kind) => block_kind(exact_str(&kind)?),
+            _ => BlockKind::Other, // a type that is no string, or none
+        };
+        if kind == BlockKind::ToolResult {
+            if piece_open {
+                piece_open = false;
+                Sink::<T>::end(out)?;
+            }
+            Sink::<T>::begin(out, Role::Tool, false);
+            out.add_many(kind, 1);
+            Sink::<T>::end(out)?;
+        } else {
+            if !piece_open {
+                piece_open = true;
+                Sink::<T>::begin(out, role, true);
+            }
+            out.add_many(kind, 1);
+        }
+    }
+    if piece_open {
+        Sink::<T>::end(out)?;
+    }
+    *whole = counted;
+    Ok(())
+}
+
+/// An Anthropic block's kind by its type (`anthropic.rs`'s `BLOCK_TYPES`).
+#[inline]
+fn block_kind(kind: &str) -> BlockKind {
+    match kind {
+        "text" => BlockKind::Text,
+        "thinking" | "redacted_thinking" => BlockKind::Reasoning,
+        "image" => BlockKind::Image,
+        "document" => BlockKind::File,
+        "tool_use" => BlockKind::ToolCall,
+        "tool_result" => BlockKind::ToolResult,
+        _ => BlockKind::Other,
+    }
+}
+
 /// An exact list and its length (a counted read).
+#[inline]
 fn list_of<'py>(
     src: &mut PySource<'py>,
     v: &Bound<'py, PyAny>,
@@ -175,6 +278,7 @@ fn list_of<'py>(
 }
 
 /// `list[index]` (a counted read).
+#[inline]
 fn item<'py>(
     src: &mut PySource<'py>,
     list: &Bound<'py, PyList>,
@@ -188,6 +292,7 @@ fn item<'py>(
 }
 
 /// `map[key]`, `None` when missing or null: one counted read.
+#[inline]
 fn present<'py>(
     src: &mut PySource<'py>,
     map: &Bound<'py, PyDict>,
@@ -205,11 +310,13 @@ fn present<'py>(
     }
 }
 
+#[inline]
 fn exact_dict<'a, 'py>(v: &'a Bound<'py, PyAny>) -> Plain<&'a Bound<'py, PyDict>> {
     v.cast_exact::<PyDict>().map_err(|_| Stop::Generic)
 }
 
 /// An exact str's text (`""` for a lone surrogate, which matches no name).
+#[inline]
 fn exact_str<'a>(v: &'a Bound<'_, PyAny>) -> Plain<&'a str> {
     if !v.is_exact_instance_of::<PyString>() {
         return Err(Stop::Generic);
@@ -219,6 +326,7 @@ fn exact_str<'a>(v: &'a Bound<'_, PyAny>) -> Plain<&'a str> {
 
 /// A value of an exact type that is not a string (the generic decoder's
 /// shapes other than `Str`, decided without running Python code).
+#[inline]
 fn plain_other(v: &Bound<'_, PyAny>) -> bool {
     v.is_none()
         || v.is_exact_instance_of::<PyBool>()

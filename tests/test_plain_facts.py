@@ -1,6 +1,6 @@
-"""The native facts of Chat Completions requests read plain messages (exact
-dicts, lists and strings) without the generic decoder, and hand anything else
-to it, message by message. Against the reference, on requests that are mostly
+"""The native facts of Chat Completions and Anthropic requests read plain
+messages (exact dicts, lists and strings) without the generic decoder, and
+hand anything else to it, message by message. Against the reference, on requests that are mostly
 plain: the same facts or the same ``WireFormatError``, under every budget from
 none up to enough (a read counted once too few or too many shows up as one
 budget where the two disagree), and the same answer to a cancellation."""
@@ -83,16 +83,52 @@ def plain_message(draw: Any) -> Dict[str, Any]:
     return out
 
 
-REQUESTS = st.one_of(
+CHAT = st.one_of(
     st.lists(plain_message(), max_size=8),
     st.lists(message(), max_size=6),
     st.lists(st.one_of(plain_message(), message()), max_size=8),
 ).map(lambda messages: {"messages": messages, "tools": [{}], "tool_choice": "required"})
 
+BLOCK_TYPES = ["text", "thinking", "redacted_thinking", "image", "document", "tool_use",
+               "tool_result", "other"]
+BLOCK = st.fixed_dictionaries({}, optional={"type": st.one_of(
+    st.sampled_from(BLOCK_TYPES), st.sampled_from(BLOCK_TYPES).map(odd), JUNK)})
 
-def outcome(hotpath: Any, request: Any, budget: int) -> Tuple[str, Any]:
+
+@st.composite
+def anthropic_message(draw: Any) -> Any:
+    """Mostly plain: a role of the format, a string or a list of blocks."""
+    role = draw(st.one_of(st.sampled_from(["user", "assistant", "system"]), ROLE))
+    out: Dict[str, Any] = {"role": role}
+    if draw(st.integers(0, 9)):
+        out["content"] = draw(st.one_of(
+            st.just("hi"), st.lists(sometimes_odd(BLOCK), max_size=5), JUNK))
+    return odd(out) if draw(st.integers(0, 19)) == 0 else out
+
+
+@st.composite
+def plain_anthropic_message(draw: Any) -> Dict[str, Any]:
+    """A message the plain reader reads whole."""
+    return {"role": draw(st.sampled_from(["user", "assistant", "system"])),
+            "content": draw(st.one_of(st.just("hi"), st.lists(st.fixed_dictionaries(
+                {}, optional={"type": st.sampled_from([*BLOCK_TYPES, None, 1, "\ud800"])}),
+                max_size=5)))}
+
+
+ANTHROPIC = st.one_of(
+    st.lists(plain_anthropic_message(), min_size=1, max_size=8),
+    st.lists(plain_anthropic_message(), min_size=4, max_size=12),
+    st.lists(anthropic_message(), max_size=6),
+    st.lists(st.one_of(plain_anthropic_message(), anthropic_message()), max_size=8),
+).map(
+    lambda messages: {"messages": messages, "system": "s", "tools": [{}],
+                      "tool_choice": {"type": "any"}})
+
+
+def outcome(hotpath: Any, request: Any, budget: int,
+            format: str = "openai") -> Tuple[str, Any]:
     try:
-        return "ok", hotpath.request_facts(request, "openai", budget)
+        return "ok", hotpath.request_facts(request, format, budget)
     except WireFormatError as error:
         return "error", (error.path, error.problem)
 
@@ -102,18 +138,28 @@ def both() -> Tuple[Any, Any]:
     return load_hotpath("native"), load_hotpath("python")
 
 
-@settings(max_examples=500, deadline=None)
-@given(REQUESTS)
-def test_the_same_facts_under_every_budget(both: Tuple[Any, Any],
-                                           request: Dict[str, Any]) -> None:
+def same_under_every_budget(both: Tuple[Any, Any], request: Dict[str, Any],
+                            format: str) -> None:
     native, python = both
     for budget in range(0, 400):
-        expected = outcome(python, request, budget)
-        assert outcome(native, request, budget) == expected, budget
+        expected = outcome(python, request, budget, format)
+        assert outcome(native, request, budget, format) == expected, budget
         if expected[0] == "ok" or "budget" not in expected[1][1]:
-            break  # enough budget: more reads nothing new
-    else:
-        pytest.fail("never enough budget")
+            return  # enough budget: more reads nothing new
+    pytest.fail("never enough budget")
+
+
+@settings(max_examples=500, deadline=None)
+@given(CHAT)
+def test_chat_facts_under_every_budget(both: Tuple[Any, Any], request: Dict[str, Any]) -> None:
+    same_under_every_budget(both, request, "openai")
+
+
+@settings(max_examples=500, deadline=None)
+@given(ANTHROPIC)
+def test_anthropic_facts_under_every_budget(both: Tuple[Any, Any],
+                                            request: Dict[str, Any]) -> None:
+    same_under_every_budget(both, request, "anthropic")
 
 
 def _turns(n: int) -> List[Dict[str, Any]]:
@@ -240,3 +286,57 @@ def test_a_key_raising_while_compared(both: Tuple[Any, Any], error: type, key: s
     assert outcomes[0] == outcomes[1]
     # A missing role is an error too.
     assert (outcomes[0][0] == "error") == (error is RuntimeError or key == "role")
+
+
+def _anthropic_turns(n: int) -> List[Dict[str, Any]]:
+    cycle = [{"role": "user", "content": [{"type": "text", "text": "x"},
+                                          {"type": "image", "source": {}}]},
+             {"role": "assistant", "content": [{"type": "thinking", "thinking": "t"},
+                                               {"type": "text", "text": "y"},
+                                               {"type": "tool_use", "id": "u", "input": {}}]},
+             {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "u"},
+                                          {"type": "text", "text": "z"},
+                                          {"type": "tool_result", "tool_use_id": "v"}]},
+             {"role": "assistant", "content": "done"}]
+    return [dict(cycle[i % len(cycle)]) for i in range(n)]
+
+
+def test_anthropic_messages_count_by_hand(both: Tuple[Any, Any]) -> None:
+    request = {"messages": _anthropic_turns(400), "system": "s", "tools": [{}, {}]}
+    # Per cycle of four: the user turn (one image); the assistant's tool call;
+    # the third message cut at its two results: tool, user ("z"), tool; the
+    # answer. So 2 users, 2 assistants, 2 tools, 1 call, 2 results, 1 image,
+    # times 100; the system prompt and two tools; the newest message is an
+    # answer after a user turn, and results outnumber calls: no loop.
+    counts = (1, 0, 200, 200, 200, 2, 100, 200, 100, 0, 0, 0)
+    for hotpath in both:
+        assert hotpath.request_facts(request, "anthropic", 10**6) == (counts, "anthropic")
+
+
+@pytest.mark.parametrize("key", ["role", "content", "type"])
+def test_anthropic_key_raising_while_compared(both: Tuple[Any, Any], key: str) -> None:
+    Raising.error = RuntimeError
+    messages: List[Any] = _anthropic_turns(4)
+    if key == "type":
+        messages[2] = {"role": "user", "content": [{}, {Raising("type"): "tool_result"}]}
+    else:
+        messages[2] = {"role": "user", "content": "x"}
+        value = messages[2].pop(key)
+        messages[2][Raising(key)] = value
+    request = {"messages": messages}
+    outcomes = [outcome(hotpath, request, 10**6, "anthropic") for hotpath in both]
+    assert outcomes[0] == outcomes[1]
+    assert outcomes[0][0] == "error"
+
+
+def test_anthropic_blocks_emptied_while_reading(both: Tuple[Any, Any]) -> None:
+    outcomes = []
+    for hotpath in both:
+        messages: List[Any] = _anthropic_turns(4)
+        blocks: List[Any] = [{"type": "text"}, {Emptying("type"): "tool_result"},
+                             {"type": "image"}]
+        messages[1] = {"role": "assistant", "content": blocks}
+        Emptying.target = blocks
+        outcomes.append(outcome(hotpath, {"messages": messages}, 10**6, "anthropic"))
+    assert outcomes[0] == outcomes[1]
+    assert outcomes[0][0] == "error"
