@@ -85,7 +85,10 @@ impl From<Failure> for Stop {
 type Plain<T> = Result<T, Stop>;
 type T = Py<PyAny>;
 
-type Generic<'py> = fn(&mut PySource<'py>, &mut Counter, &Bound<'py, PyAny>) -> Read<()>;
+/// A format's own `decode_message`.
+type Decoder<'py> = fn(&mut PySource<'py>, &mut Counter, &Bound<'py, PyAny>) -> Read<()>;
+/// A plain reader of one message.
+type Reader<'py> = fn(&mut PySource<'py>, &mut Counter, &Bound<'py, PyAny>) -> Plain<()>;
 
 /// `message` read by `plain` (which touches `out` only once it has read the
 /// message whole); else by `generic`, from the message's first read.
@@ -93,8 +96,8 @@ fn plain_or_generic<'py>(
     src: &mut PySource<'py>,
     out: &mut Counter,
     message: &Bound<'py, PyAny>,
-    plain: fn(&mut PySource<'py>, &mut Counter, &Bound<'py, PyAny>) -> Plain<()>,
-    generic: Generic<'py>,
+    plain: Reader<'py>,
+    generic: Decoder<'py>,
 ) -> Read<()> {
     let mark = src.used();
     match plain(src, out, message) {
