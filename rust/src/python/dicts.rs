@@ -161,7 +161,7 @@ impl<'py> DictScans<'py> {
 /// `dict.get(key)` for an exact `dict`, by one `PyDict_GetItemWithError`:
 /// `None` when the key is missing (no error is fetched then); an error a
 /// key's own `__eq__` raised is returned.
-#[inline]
+#[inline(always)]
 pub fn lookup<'py>(
     dict: &Bound<'py, PyAny>,
     key: &Bound<'py, PyAny>,

@@ -161,11 +161,8 @@ fn images_in<'py>(src: &mut PySource<'py>, parts: &Bound<'py, PyAny>) -> Plain<u
         let part = exact_dict(&part)?;
         let kind = present(src, part, Key::Type)
             .map_err(|e| e.under(Seg::Index(index)).under_key(Key::Content))?;
-        // A type that is no string is an unknown part, as missing is.
         if let Some(kind) = kind {
-            if !plain_other(&kind) && exact_str(&kind)? == "image_url" {
-                images += 1;
-            }
+            images += usize::from(type_text(&kind)? == Some("image_url"));
         }
     }
     Ok(images)
@@ -184,8 +181,7 @@ fn tool_calls<'py>(src: &mut PySource<'py>, message: &Bound<'py, PyDict>) -> Pla
                 .map_err(|e| e.under(Seg::Index(index)).under_key(Key::ToolCalls))?;
             calls += usize::from(match kind {
                 None => true,
-                Some(kind) if plain_other(&kind) => false,
-                Some(kind) => matches!(exact_str(&kind)?, "function" | "custom"),
+                Some(kind) => matches!(type_text(&kind)?, Some("function" | "custom")),
             });
         }
     }
@@ -229,8 +225,8 @@ fn anthropic_message<'py>(
         let kind = present(src, block, Key::Type)
             .map_err(|e| e.under(Seg::Index(index)).under_key(Key::Content))?;
         let kind = match kind {
-            Some(kind) if !plain_other(&kind) => block_kind(exact_str(&kind)?),
-            _ => BlockKind::Other, // a type that is no string, or none
+            Some(kind) => type_text(&kind)?.map_or(BlockKind::Other, block_kind),
+            None => BlockKind::Other,
         };
         if kind == BlockKind::ToolResult {
             if piece_open {
@@ -256,7 +252,7 @@ fn anthropic_message<'py>(
 }
 
 /// An Anthropic block's kind by its type (`anthropic.rs`'s `BLOCK_TYPES`).
-#[inline]
+#[inline(always)]
 fn block_kind(kind: &str) -> BlockKind {
     match kind {
         "text" => BlockKind::Text,
@@ -270,7 +266,7 @@ fn block_kind(kind: &str) -> BlockKind {
 }
 
 /// An exact list and its length (a counted read).
-#[inline]
+#[inline(always)]
 fn list_of<'py>(
     src: &mut PySource<'py>,
     v: &Bound<'py, PyAny>,
@@ -281,7 +277,7 @@ fn list_of<'py>(
 }
 
 /// `list[index]` (a counted read).
-#[inline]
+#[inline(always)]
 fn item<'py>(
     src: &mut PySource<'py>,
     list: &Bound<'py, PyList>,
@@ -295,7 +291,7 @@ fn item<'py>(
 }
 
 /// `map[key]`, `None` when missing or null: one counted read.
-#[inline]
+#[inline(always)]
 fn present<'py>(
     src: &mut PySource<'py>,
     map: &Bound<'py, PyDict>,
@@ -313,13 +309,13 @@ fn present<'py>(
     }
 }
 
-#[inline]
+#[inline(always)]
 fn exact_dict<'a, 'py>(v: &'a Bound<'py, PyAny>) -> Plain<&'a Bound<'py, PyDict>> {
     v.cast_exact::<PyDict>().map_err(|_| Stop::Generic)
 }
 
 /// An exact str's text (`""` for a lone surrogate, which matches no name).
-#[inline]
+#[inline(always)]
 fn exact_str<'a>(v: &'a Bound<'_, PyAny>) -> Plain<&'a str> {
     if !v.is_exact_instance_of::<PyString>() {
         return Err(Stop::Generic);
@@ -327,9 +323,23 @@ fn exact_str<'a>(v: &'a Bound<'_, PyAny>) -> Plain<&'a str> {
     Ok(utf8(v).unwrap_or(""))
 }
 
+/// A block's `type`: its text when it is an exact str; `None` when it is a
+/// value of another exact type, an unknown block as a missing type is.
+#[inline(always)]
+fn type_text<'a>(v: &'a Bound<'_, PyAny>) -> Plain<Option<&'a str>> {
+    if v.is_exact_instance_of::<PyString>() {
+        return Ok(Some(utf8(v).unwrap_or("")));
+    }
+    if plain_other(v) {
+        Ok(None)
+    } else {
+        Err(Stop::Generic)
+    }
+}
+
 /// A value of an exact type that is not a string (the generic decoder's
 /// shapes other than `Str`, decided without running Python code).
-#[inline]
+#[inline(always)]
 fn plain_other(v: &Bound<'_, PyAny>) -> bool {
     v.is_none()
         || v.is_exact_instance_of::<PyBool>()

@@ -132,7 +132,7 @@ impl<'py> PySource<'py> {
         self.dicts.forget();
     }
 
-    #[inline]
+    #[inline(always)]
     fn count(&mut self) -> Read<()> {
         self.used += 1;
         if self.used > self.limit {
@@ -185,7 +185,7 @@ impl<'py> PySource<'py> {
 
     /// Count one read, as every `Source` read does (the budget, the deadline
     /// and the cancellation token).
-    #[inline]
+    #[inline(always)]
     pub fn tick(&mut self) -> Read<()> {
         self.count()
     }
