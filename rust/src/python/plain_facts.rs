@@ -162,7 +162,8 @@ fn images_in<'py>(src: &mut PySource<'py>, parts: &Bound<'py, PyAny>) -> Plain<u
         let kind = present(src, part, Key::Type)
             .map_err(|e| e.under(Seg::Index(index)).under_key(Key::Content))?;
         if let Some(kind) = kind {
-            images += usize::from(type_text(&kind)? == Some("image_url"));
+            let kind = type_text(&kind)?.map_or(BlockKind::Other, openai::part_kind);
+            images += usize::from(kind == BlockKind::Image);
         }
     }
     Ok(images)
@@ -181,7 +182,7 @@ fn tool_calls<'py>(src: &mut PySource<'py>, message: &Bound<'py, PyDict>) -> Pla
                 .map_err(|e| e.under(Seg::Index(index)).under_key(Key::ToolCalls))?;
             calls += usize::from(match kind {
                 None => true,
-                Some(kind) => matches!(type_text(&kind)?, Some("function" | "custom")),
+                Some(kind) => type_text(&kind)?.is_some_and(|t| openai::CALL_TYPES.contains(&t)),
             });
         }
     }
@@ -225,7 +226,7 @@ fn anthropic_message<'py>(
         let kind = present(src, block, Key::Type)
             .map_err(|e| e.under(Seg::Index(index)).under_key(Key::Content))?;
         let kind = match kind {
-            Some(kind) => type_text(&kind)?.map_or(BlockKind::Other, block_kind),
+            Some(kind) => type_text(&kind)?.map_or(BlockKind::Other, anthropic::block_kind),
             None => BlockKind::Other,
         };
         if kind == BlockKind::ToolResult {
@@ -251,20 +252,6 @@ fn anthropic_message<'py>(
     Ok(())
 }
 
-/// An Anthropic block's kind by its type (`anthropic.rs`'s `BLOCK_TYPES`).
-#[inline(always)]
-fn block_kind(kind: &str) -> BlockKind {
-    match kind {
-        "text" => BlockKind::Text,
-        "thinking" | "redacted_thinking" => BlockKind::Reasoning,
-        "image" => BlockKind::Image,
-        "document" => BlockKind::File,
-        "tool_use" => BlockKind::ToolCall,
-        "tool_result" => BlockKind::ToolResult,
-        _ => BlockKind::Other,
-    }
-}
-
 /// An exact list and its length (a counted read).
 #[inline(always)]
 fn list_of<'py>(
@@ -272,7 +259,7 @@ fn list_of<'py>(
     v: &Bound<'py, PyAny>,
 ) -> Plain<(Bound<'py, PyList>, usize)> {
     let list = v.cast_exact::<PyList>().map_err(|_| Stop::Generic)?;
-    src.tick()?;
+    src.count()?;
     Ok((list.clone(), list.len()))
 }
 
@@ -283,7 +270,7 @@ fn item<'py>(
     list: &Bound<'py, PyList>,
     index: usize,
 ) -> Plain<Bound<'py, PyAny>> {
-    src.tick()?;
+    src.count()?;
     // Only caller code that ran meanwhile can have shortened the list.
     let py = list.py();
     list.get_item(index)
@@ -297,7 +284,7 @@ fn present<'py>(
     map: &Bound<'py, PyDict>,
     key: Key,
 ) -> Plain<Option<Bound<'py, PyAny>>> {
-    src.tick()?;
+    src.count()?;
     let py = map.py();
     match lookup(map.as_any(), src.key(key).as_any()) {
         Ok(Some(value)) if value.is_none() => Ok(None),

@@ -132,8 +132,10 @@ impl<'py> PySource<'py> {
         self.dicts.forget();
     }
 
+    /// Count one read, as every `Source` read does (the budget, the
+    /// deadline and the cancellation token).
     #[inline(always)]
-    fn count(&mut self) -> Read<()> {
+    pub fn count(&mut self) -> Read<()> {
         self.used += 1;
         if self.used > self.limit {
             return Err(Failure::Budget);
@@ -181,13 +183,6 @@ impl<'py> PySource<'py> {
     /// that gave up re-reads them through the generic decoder.
     pub fn rewind(&mut self, mark: usize) {
         self.used = mark.min(self.used);
-    }
-
-    /// Count one read, as every `Source` read does (the budget, the deadline
-    /// and the cancellation token).
-    #[inline(always)]
-    pub fn tick(&mut self) -> Read<()> {
-        self.count()
     }
 
     pub fn key(&self, key: Key) -> &Bound<'py, PyString> {

@@ -8,7 +8,7 @@ use super::read::{
     block_type, collect_blocks, get_present, keep_str, nested_blocks, request_messages,
     require_map, role_of, text_block, tools_and_choice, walk_back, which,
 };
-use super::read::{wrong_type, CONTENT};
+use super::read::{kind_in, wrong_type, CONTENT};
 use super::sink::Sink;
 use super::source::{Key, Mode, Read, Seg, Shape, Source};
 
@@ -19,7 +19,7 @@ const ROLES: &[(&str, Role); 3] = &[
 ];
 const ROLE_NAMES: &str = "assistant, system, user";
 
-const BLOCK_TYPES: &[&str] = &[
+pub const BLOCK_TYPES: &[&str] = &[
     "text",
     "thinking",
     "redacted_thinking",
@@ -28,6 +28,23 @@ const BLOCK_TYPES: &[&str] = &[
     "tool_use",
     "tool_result",
 ];
+/// The kind each of `BLOCK_TYPES` decodes to (a cargo test holds
+/// `decode_block` to it): what the facts' plain reader counts by.
+pub const BLOCK_KINDS: [BlockKind; 7] = [
+    BlockKind::Text,
+    BlockKind::Reasoning,
+    BlockKind::Reasoning,
+    BlockKind::Image,
+    BlockKind::File,
+    BlockKind::ToolCall,
+    BlockKind::ToolResult,
+];
+
+/// The kind a block of type `name` decodes to.
+#[inline(always)]
+pub fn block_kind(name: &str) -> BlockKind {
+    kind_in(BLOCK_TYPES, &BLOCK_KINDS, name)
+}
 
 /// The JSON text of `input` (FULL only); `"{}"` when it is missing, null or
 /// an empty mapping, so a decoded tool call always has arguments.

@@ -4,7 +4,7 @@
 use super::model::{Block, BlockKind, Role};
 use super::read::wrong_type;
 use super::read::{
-    add_content, collect_blocks, for_each_item, get_present, get_str, keep_str, non_empty,
+    add_content, collect_blocks, for_each_item, get_present, get_str, keep_str, kind_in, non_empty,
     optional_list, request_messages, require_map, role_of, tools_and_choice, walk_back, which,
     ToolChoice, WalkEnd,
 };
@@ -29,7 +29,7 @@ const ROLES: &[(&str, ChatRole); 6] = &[
 ];
 const ROLE_NAMES: &str = "assistant, developer, function, system, tool, user";
 
-const PART_TYPES: &[&str] = &[
+pub const PART_TYPES: &[&str] = &[
     "text",
     "input_text",
     "output_text",
@@ -38,6 +38,26 @@ const PART_TYPES: &[&str] = &[
     "file",
     "refusal",
 ];
+/// The kind each of `PART_TYPES` decodes to (a cargo test holds
+/// `decode_part` to it): what the facts' plain reader counts by.
+pub const PART_KINDS: [BlockKind; 7] = [
+    BlockKind::Text,
+    BlockKind::Text,
+    BlockKind::Text,
+    BlockKind::Image,
+    BlockKind::Audio,
+    BlockKind::File,
+    BlockKind::Refusal,
+];
+
+/// The kind a content part of type `name` decodes to.
+#[inline(always)]
+pub fn part_kind(name: &str) -> BlockKind {
+    kind_in(PART_TYPES, &PART_KINDS, name)
+}
+
+/// The tool-call types read as tool calls (a missing type too).
+pub const CALL_TYPES: [&str; 2] = ["function", "custom"];
 
 /// Whether to keep a text of `kind` (LEAN keeps only what the evaluator reads).
 pub fn keeps<S: Source>(src: &S, kind: BlockKind) -> bool {
@@ -106,8 +126,8 @@ fn tool_call<S: Source>(src: &mut S, call: &S::V) -> Read<Block<S::T>> {
     let kind = get_present(src, Some(call), Key::Type)?;
     let (key, arguments_key) = match &kind {
         None => (Key::Function, Key::Arguments),
-        Some(k) if is(src, k, "function") => (Key::Function, Key::Arguments),
-        Some(k) if is(src, k, "custom") => (Key::Custom, Key::Input),
+        Some(k) if is(src, k, CALL_TYPES[0]) => (Key::Function, Key::Arguments),
+        Some(k) if is(src, k, CALL_TYPES[1]) => (Key::Custom, Key::Input),
         Some(_) => return Ok(Block::of(BlockKind::Other)), // a kind this decoder does not know
     };
     if src.mode() == Mode::Count {

@@ -71,6 +71,14 @@ pub fn block_type<S: Source>(src: &mut S, block: &S::V) -> Read<Option<S::V>> {
         .filter(|v| src.shape(v) == Shape::Str))
 }
 
+/// The kind of the block type `name` in a decoder's table (`names` and the
+/// `kinds` they decode to, in the same order); `Other` when not listed.
+#[inline(always)]
+pub fn kind_in(names: &[&str], kinds: &[BlockKind], name: &str) -> BlockKind {
+    let found = names.iter().position(|t| *t == name);
+    found.map_or(BlockKind::Other, |i| kinds[i])
+}
+
 /// The index of `v` (a string) in `literals`, compared exactly.
 pub fn which<S: Source>(src: &mut S, v: &S::V, literals: &[&str]) -> Option<usize> {
     src.which(v, literals)

@@ -471,3 +471,40 @@ fn the_window_of_a_decoded_conversation() {
     let counts = out.messages.iter().map(|(_, b)| b.len());
     assert_eq!(window(counts, false), (0, model::floor::START));
 }
+
+/// The kind one block of `content` decodes to, in COUNT mode.
+fn counted_kind(json: &str, format: Format) -> BlockKind {
+    let out = run(json, Some(format), Mode::Count, Caps::default()).unwrap();
+    assert_eq!(out.messages.len(), 1);
+    out.messages[0].1[0].kind
+}
+
+#[test]
+fn the_kind_tables_match_the_decoders() {
+    // The facts' plain reader counts by these tables; the decoders by their
+    // own matches. Every listed type, and one unknown, both ways.
+    type KindOf = fn(&str) -> BlockKind;
+    let tables: [(Format, &[&str], KindOf); 2] = [
+        (Format::Openai, openai::PART_TYPES, openai::part_kind),
+        (
+            Format::Anthropic,
+            anthropic::BLOCK_TYPES,
+            anthropic::block_kind,
+        ),
+    ];
+    for (format, names, kind_of) in tables {
+        for name in names.iter().chain(["video"].iter()) {
+            let json = format!(
+                r#"{{"messages": [{{"role": "user", "content": [{{"type": "{name}"}}]}}]}}"#
+            );
+            assert_eq!(counted_kind(&json, format), kind_of(name), "{name}");
+        }
+    }
+    for name in ["function", "custom", "other"] {
+        let json = format!(
+            r#"{{"messages": [{{"role": "assistant", "tool_calls": [{{"type": "{name}"}}]}}]}}"#
+        );
+        let call = counted_kind(&json, Format::Openai) == BlockKind::ToolCall;
+        assert_eq!(call, openai::CALL_TYPES.contains(&name), "{name}");
+    }
+}
