@@ -16,6 +16,7 @@ use crate::request::{
 };
 
 use super::doc::Doc;
+use super::plain_evaluation::PlainEvaluationReader;
 use super::plain_facts::PlainReader;
 use super::source::PySource;
 use super::text::clean;
@@ -86,7 +87,10 @@ pub fn evaluation_doc(
 ) -> PyResult<Option<Doc>> {
     let mut src = PySource::new(py, Mode::Lean, budget, deadline, cancel)?;
     let mut out = Collector::new(EVALUATOR_CAPS.messages, EVALUATOR_CAPS.blocks);
-    let result = guarded(|| decode(&mut src, &mut out, request, requested(format)))?;
+    let result = guarded(|| {
+        let reader = &mut PlainEvaluationReader::default();
+        decode_with(&mut src, &mut out, request, requested(format), reader)
+    })?;
     let Some(decoded) = outcome(py, &mut src, result)? else {
         return Ok(None);
     };

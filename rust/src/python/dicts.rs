@@ -52,6 +52,7 @@ struct KnownKeys<'py> {
 
 impl<'py> KnownKeys<'py> {
     /// The key `key` (an exact str) names, if the decoders look it up.
+    #[inline(always)]
     fn identify(&mut self, key: Borrowed<'_, 'py, PyAny>) -> Option<Key> {
         let slot = &mut self.slots[((key.as_ptr() as usize) >> 4) % 32];
         if let Some((known, id)) = slot {
@@ -59,6 +60,16 @@ impl<'py> KnownKeys<'py> {
                 return *id;
             }
         }
+        Self::learn(slot, key)
+    }
+
+    /// A key not seen at its slot yet: identified by name, and remembered.
+    #[cold]
+    #[inline(never)]
+    fn learn(
+        slot: &mut Option<(Bound<'py, PyAny>, Option<Key>)>,
+        key: Borrowed<'_, 'py, PyAny>,
+    ) -> Option<Key> {
         let key = key.to_owned();
         let id = utf8(&key).and_then(|name| Key::from_name(name.as_bytes()));
         *slot = Some((key, id));
@@ -93,6 +104,12 @@ impl<'py> DictScans<'py> {
                 slots: Default::default(),
             },
         }
+    }
+
+    /// The key an exact str names, if the decoders look it up.
+    #[inline(always)]
+    pub fn identify(&mut self, key: Borrowed<'_, 'py, PyAny>) -> Option<Key> {
+        self.known.identify(key)
     }
 
     /// Python code is about to run: what was read of any dict may change.

@@ -6,6 +6,8 @@
 //!   one scan per small exact dict);
 //! * `plain_facts` — the facts of plain Chat and Anthropic messages, read
 //!   without the generic decoder's work around each read;
+//! * `plain_evaluation` — the evaluator's reading of plain Chat messages
+//!   (role and string content), the same way;
 //! * `decode` — the decoding entry points (the evaluator's `Doc`, the
 //!   conversation facts, the full conversation of `turnsignal.decode()`);
 //! * `doc` — the `Doc`, and what it yields for one turn;
@@ -33,6 +35,7 @@ mod dicts;
 mod doc;
 mod lexical2;
 mod messages;
+mod plain_evaluation;
 mod plain_facts;
 mod primitives;
 mod provenance;

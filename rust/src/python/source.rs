@@ -14,7 +14,7 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{
     PyBool, PyByteArray, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple, PyType,
 };
-use pyo3::{ffi, intern};
+use pyo3::{ffi, intern, Borrowed};
 
 use crate::request::source::{Failure, Key, Mode, Read, Shape, Source};
 
@@ -183,6 +183,28 @@ impl<'py> PySource<'py> {
     /// that gave up re-reads them through the generic decoder.
     pub fn rewind(&mut self, mark: usize) {
         self.used = mark.min(self.used);
+    }
+
+    /// Whether `reads` more reads would reach neither the budget nor a
+    /// checkpoint: a reader that then makes at most that many may count
+    /// them with `advance`.
+    #[inline(always)]
+    pub fn has_room(&self, reads: usize) -> bool {
+        let after = self.used + reads;
+        after <= self.limit && after / CHECK_EVERY == self.used / CHECK_EVERY
+    }
+
+    /// Count `reads` reads for which `has_room` held.
+    #[inline(always)]
+    pub fn advance(&mut self, reads: usize) {
+        self.used += reads;
+    }
+
+    /// The key an exact str names, if the decoders look it up (no Python
+    /// code runs).
+    #[inline(always)]
+    pub fn identify(&mut self, key: Borrowed<'_, 'py, PyAny>) -> Option<Key> {
+        self.dicts.identify(key)
     }
 
     pub fn key(&self, key: Key) -> &Bound<'py, PyString> {

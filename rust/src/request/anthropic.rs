@@ -12,7 +12,7 @@ use super::read::{kind_in, wrong_type, CONTENT};
 use super::sink::Sink;
 use super::source::{Key, Mode, Read, Seg, Shape, Source};
 
-const ROLES: &[(&str, Role); 3] = &[
+pub const ROLES: &[(&str, Role); 3] = &[
     ("user", Role::User),
     ("assistant", Role::Assistant),
     ("system", Role::System),

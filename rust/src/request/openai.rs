@@ -11,15 +11,16 @@ use super::read::{
 use super::sink::Sink;
 use super::source::{Key, Mode, Read, Shape, Source};
 
+/// What a Chat role names: an instruction, a message, or a tool's result.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum ChatRole {
+pub enum ChatRole {
     Instruction(Role),
     Message(Role),
     Tool,
     Function,
 }
 
-const ROLES: &[(&str, ChatRole); 6] = &[
+pub const ROLES: &[(&str, ChatRole); 6] = &[
     ("system", ChatRole::Instruction(Role::System)),
     ("developer", ChatRole::Instruction(Role::Developer)),
     ("user", ChatRole::Message(Role::User)),

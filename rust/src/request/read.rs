@@ -327,6 +327,7 @@ where
     D: FnMut(&mut S, &mut K, &S::V) -> Read<()>,
 {
     let mut index = src.len(items).map_err(|e| e.under(Seg::Key(name)))?;
+    out.expect(index);
     let lean = src.mode() == Mode::Lean;
     while index > 0 {
         index -= 1;

@@ -21,6 +21,9 @@ pub trait Sink<T> {
     /// Drop the open message (decoding stopped inside it).
     fn discard(&mut self);
     fn instruction(&mut self, role: Role, blocks: Vec<Block<T>>);
+    /// `items` messages (or items) are about to be read: room for them
+    /// can be made at once.
+    fn expect(&mut self, _items: usize) {}
     /// An `item_reference` was decoded (Responses).
     fn history_unavailable(&mut self);
     /// Whether `history_unavailable` was called.
@@ -72,7 +75,19 @@ impl<T> Collector<T> {
     }
 }
 
+/// Room made at once for at most this many messages and blocks: a request's
+/// own length never sizes an allocation beyond it.
+const MOST_RESERVED: usize = 1024;
+
 impl<T> Sink<T> for Collector<T> {
+    fn expect(&mut self, items: usize) {
+        // Growing one push at a time costs several reallocations on every
+        // request; most messages hold one block.
+        let messages = items.min(self.max_messages).min(MOST_RESERVED);
+        self.messages.reserve(messages);
+        self.blocks.reserve(messages.min(self.max_blocks));
+    }
+
     fn begin(&mut self, role: Role, reversed: bool) {
         self.open = Some((role, self.blocks.len(), reversed));
     }
@@ -279,6 +294,20 @@ mod tests {
         c.finish();
         assert_eq!(c.messages.len(), 1);
         assert_eq!(c.blocks.len(), 2);
+    }
+
+    #[test]
+    fn room_made_ahead_is_bounded_by_the_caps() {
+        let mut capped: Collector<String> = Collector::new(Some(512), Some(4096));
+        capped.expect(1_000_000);
+        assert!(capped.messages.capacity() >= 512 && capped.messages.capacity() < 1024);
+        let mut uncapped: Collector<String> = Collector::new(None, None);
+        uncapped.expect(usize::MAX);
+        assert!(uncapped.messages.capacity() >= MOST_RESERVED);
+        assert!(uncapped.blocks.capacity() < 2 * MOST_RESERVED);
+        let mut short: Collector<String> = Collector::new(None, Some(1));
+        short.expect(8);
+        assert!(short.messages.capacity() >= 8 && short.blocks.capacity() < 8);
     }
 
     #[test]
