@@ -18,6 +18,9 @@ Each run first measures the machine's own ceiling: the same speed-up for N
 separate processes doing independent CPU-bound work (no GIL, no shared
 object). On a shared VM, N vCPUs are not N times one vCPU; no thread
 speed-up can exceed that ceiling, so read the threads' figures against it.
+Each workload is then also shared by N processes, each with its own
+evaluator: the ceiling for that workload (its memory traffic included),
+which threads reach only as far as the GIL lets them.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "python"), str(ROOT / "benches")]
@@ -106,6 +109,49 @@ def machine_ceiling(processes: int, steps: int = 6_000_000, repeat: int = 3) -> 
     return one / many
 
 
+#: One pool worker's evaluator and batch (`process_speed_up`).
+_WORKER: Dict[str, Any] = {}
+
+
+def _worker_setup(implementation: str, workload: str, evaluations: int) -> None:
+    _WORKER["tc"] = TopicContinuity(implementation=implementation)
+    _WORKER["requests"] = batch(workload, evaluations)
+    for request in _WORKER["requests"][: max(4, evaluations // 20)]:  # warm-up
+        _WORKER["tc"].evaluate(request)
+
+
+def _worker_share(bounds: Tuple[int, int]) -> int:
+    start, stop = bounds
+    for request in _WORKER["requests"][start:stop]:
+        _WORKER["tc"].evaluate(request)
+    return stop - start
+
+
+def process_speed_up(implementation: str, workload: str, evaluations: int, processes: int,
+                     rounds: int = 5) -> float:
+    """The same evaluations shared by ``processes`` processes (each its own
+    evaluator, no GIL in common) over one process doing all of them: the
+    ceiling for threads on this workload on this machine. One and many are
+    timed back to back in each round and the median of the rounds' ratios
+    is kept, so that a load that comes and goes weighs on both alike
+    (process start-up not timed)."""
+    context = multiprocessing.get_context("spawn")
+    shares = [(i * evaluations // processes, (i + 1) * evaluations // processes)
+              for i in range(processes)]
+
+    def timed(pool: Any, parts: List[Tuple[int, int]]) -> float:
+        began = time.perf_counter()
+        pool.map(_worker_share, parts, chunksize=1)
+        return time.perf_counter() - began
+
+    with context.Pool(processes, initializer=_worker_setup,
+                      initargs=(implementation, workload, evaluations)) as pool:
+        pool.map(_worker_share, [(0, 1)] * processes, chunksize=1)  # started and warm
+        ratios = sorted(timed(pool, [(0, evaluations)]) / timed(pool, shares)
+                        for _ in range(rounds))
+        return ratios[rounds // 2]
+
+
 def measure(implementation: str, workload: str, evaluations: int, thread_counts: List[int],
             repeat: int = 3) -> Dict[int, float]:
     """Best-of-``repeat`` wall time per thread count."""
@@ -123,6 +169,8 @@ def main(argv: Optional[List[str]] = None) -> int:
                         help="per measurement (default: (a) 2,000 native / 100 python, "
                              "(e) 20,000 native / 1,000 python)")
     parser.add_argument("--threads", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--no-processes", dest="processes", action="store_false",
+                        help="skip the same workload shared by N processes")
     args = parser.parse_args(argv)
     names = ["native", "python"] if args.implementation == "both" else [args.implementation]
     workloads = ["a", "e"] if args.workload == "both" else [args.workload]
@@ -143,6 +191,11 @@ def main(argv: Optional[List[str]] = None) -> int:
                       f"{evaluations / seconds:9.1f} evaluations/s "
                       f"({seconds * 1e6 / evaluations:.1f} µs each), "
                       f"speed-up x{base / seconds:.2f}")
+            for n in args.threads:
+                if n > 1 and args.processes:
+                    print(f"({workload}) {WORKLOADS[workload]}: {name:6s} {n} processes: "
+                          f"speed-up x{process_speed_up(name, workload, evaluations, n):.2f} "
+                          f"(the same work, no GIL shared: this workload's ceiling)")
     return 0
 
 
