@@ -34,6 +34,7 @@ WORKLOADS = [
     ("tool_input_1mb", 200),
     ("blocks_1m", 20),
     ("blocks_1m_system", 200),
+    ("evaluate_10k_agentic", 20),
     ("router_1m_messages", 2),
     ("router_10k_agentic", 20),
     ("router_10k_agentic_anthropic", 20),

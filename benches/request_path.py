@@ -73,6 +73,16 @@ def agentic(n: int = 10_000) -> Dict[str, Any]:
     return _agentic_request(n + 1)
 
 
+def agentic_in_a_tool_loop(n: int = 10_000) -> Dict[str, Any]:
+    """The agentic request as a router sees it inside the loop: it ends with
+    a tool result, the model's next step still to come."""
+    request = agentic(n)
+    messages = request["messages"]
+    while messages and messages[-1].get("role") != "tool":
+        messages.pop()
+    return request
+
+
 def agentic_anthropic(n: int = 10_000) -> Dict[str, Any]:
     """The same agentic loop written for Anthropic: the tool call is a
     ``tool_use`` block, its result a ``tool_result`` block in a user message."""
@@ -98,7 +108,7 @@ class Case(NamedTuple):
     rules: Optional[List[Dict[str, Any]]]
     router: bool  # evaluated by Router.evaluate (facts over the whole request)
     go_us: Optional[float]
-    target_us: float
+    target_us: Optional[float]  # None: measured, no target
 
 
 CASES = [
@@ -112,6 +122,10 @@ CASES = [
          "anthropic", None, False, None, 2000),
     Case("blocks_1m_system", "1,000,000 blocks in system and a nested tool_result",
          blocks_in_system, "anthropic", None, False, None, 2000),
+    # The evaluator inside a long agent loop: mostly the decoding of its
+    # newest 512 messages (user parts, tool calls, tool results). No target.
+    Case("evaluate_10k_agentic", "TopicContinuity.evaluate, 10,000-message agentic request",
+         agentic_in_a_tool_loop, "openai", None, False, None, None),
     Case("router_1m_messages", "Router.evaluate, 1,000,000 messages", messages, "openai",
          [{"name": "t"}], True, None, 20_000),
     Case("router_10k_agentic", "Router.evaluate, 10,000-message agentic request", agentic,
