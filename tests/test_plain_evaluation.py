@@ -1,8 +1,9 @@
-"""The native evaluator's decoding reads plain Chat Completions messages (an
-exact dict with a role as written and a string or no content, an assistant
-without refusal, reasoning or tool calls) and plain Anthropic messages (a
-string content, or none) without the generic decoder, and hands every other
-message to it. Against the reference, on requests that
+"""The native evaluator's decoding reads plain Chat Completions messages
+(exact dicts, lists and strs, a role as written: string content or a short
+list of text, image, audio and file parts; an assistant's refusal,
+reasoning, tool calls and legacy function call) and plain Anthropic messages
+(a string content, or none) without the generic decoder, and hands every
+other message to it. Against the reference, on requests that
 are mostly plain: the same ``Doc`` (kinds, floor, and what each turn's text
 gives) or the same ``WireFormatError``, under every budget from none up to
 enough (a read counted once too few or too many shows up as one budget where
@@ -52,6 +53,37 @@ JUNK = st.one_of(st.integers(0, 1), st.just(True), st.just([]), st.just({}), st.
 TEXT = st.sampled_from(["", "fix the parser in config_loader.go", "and the `lexer`?",
                         "Parser broken again", "\ud800 lone", "ok"])
 EXTRAS = ["refusal", "reasoning_content", "reasoning", "tool_calls", "function_call"]
+PART_TYPES = ["text", "input_text", "output_text", "image_url", "input_audio", "file", "refusal",
+              "other"]
+MAYBE = st.one_of(st.none(), st.just("missing"))  # "missing": the key left out
+
+
+def fields(draw: Any, spec: Dict[str, st.SearchStrategy[Any]]) -> Dict[str, Any]:
+    """A dict of ``spec``'s keys, each drawn, "missing" leaving the key out."""
+    out: Dict[str, Any] = {}
+    for key, strategy in spec.items():
+        value = draw(strategy)
+        if value != "missing":
+            out[key] = value
+    return out
+
+
+@st.composite
+def plain_part(draw: Any) -> Dict[str, Any]:
+    return fields(draw, {"type": st.one_of(st.sampled_from(PART_TYPES), MAYBE),
+                         "text": st.one_of(TEXT, MAYBE)})
+
+
+@st.composite
+def plain_call(draw: Any) -> Dict[str, Any]:
+    kind = draw(st.one_of(st.sampled_from(["function", "custom", "other"]), MAYBE))
+    out = fields(draw, {"type": st.just(kind), "id": st.one_of(st.just("c1"), MAYBE)})
+    body = fields(draw, {"name": st.one_of(st.just("read_file"), MAYBE),
+                         "arguments": st.one_of(st.sampled_from(["{}", ""]), MAYBE),
+                         "input": st.one_of(st.just("x"), MAYBE)})
+    if draw(st.integers(0, 4)):
+        out["custom" if kind == "custom" else "function"] = body
+    return out
 
 
 @st.composite
@@ -61,16 +93,28 @@ def plain_message(draw: Any) -> Dict[str, Any]:
     role = draw(st.sampled_from(ROLES))
     out: Dict[str, Any] = {"role": role}
     if draw(st.integers(0, 5)):
-        out["content"] = draw(st.one_of(TEXT, st.none()))
+        out["content"] = draw(st.one_of(TEXT, st.none(), st.lists(plain_part(), max_size=4)))
     if role == "tool":
         out["tool_call_id"] = draw(st.one_of(st.just("c1"), st.none()))
     if role == "function":
         out["name"] = draw(st.one_of(st.just("f"), st.none()))
-    if role == "assistant" and draw(st.integers(0, 3)) == 0:
-        out[draw(st.sampled_from(EXTRAS))] = None  # null extras are plain too
+    if role == "assistant":
+        out.update(fields(draw, {
+            "refusal": st.one_of(st.sampled_from(["", "no"]), MAYBE, MAYBE),
+            "reasoning_content": st.one_of(st.just("thinking"), MAYBE, MAYBE),
+            "reasoning": st.one_of(st.just("thinking"), MAYBE, MAYBE),
+            "tool_calls": st.one_of(st.lists(plain_call(), max_size=3), MAYBE),
+            "function_call": st.one_of(st.builds(lambda d: d, plain_function_call()), MAYBE,
+                                       MAYBE)}))
     for key in draw(st.sets(st.sampled_from(["name", "id", "audio", "x"]), max_size=2)):
         out.setdefault(key, "v")
     return out
+
+
+@st.composite
+def plain_function_call(draw: Any) -> Dict[str, Any]:
+    return fields(draw, {"name": st.one_of(st.just("f"), MAYBE),
+                         "arguments": st.one_of(st.sampled_from(["{}", ""]), MAYBE)})
 
 
 @st.composite
@@ -79,8 +123,8 @@ def odd_message(draw: Any) -> Any:
     out: Dict[Any, Any] = draw(plain_message())
     change = draw(st.sampled_from([
         "role case", "role junk", "role subclass", "no role", "content subclass",
-        "content list", "content junk", "extra", "id junk", "key subclass", "many keys",
-        "mapping"]))
+        "content junk", "part", "parts", "extra", "call", "id junk", "key subclass",
+        "many keys", "mapping"]))
     if change == "role case":
         out["role"] = draw(st.sampled_from([" User", "ASSISTANT", "Tool ", "model", ""]))
     elif change == "role junk":
@@ -91,15 +135,25 @@ def odd_message(draw: Any) -> Any:
         del out["role"]
     elif change == "content subclass":
         out["content"] = Text("fix the parser")
-    elif change == "content list":
-        out["content"] = draw(st.lists(st.fixed_dictionaries({"type": st.just("text")}, optional={
-            "text": TEXT}), max_size=3))
     elif change == "content junk":
-        out["content"] = draw(JUNK)
+        out["content"] = draw(st.one_of(JUNK, st.just(({"type": "text", "text": "x"},))))
+    elif change == "part":
+        part = draw(plain_part())
+        part[draw(st.sampled_from(["type", "text"]))] = draw(st.one_of(
+            JUNK, st.just(Text("text")), st.just("refusal")))
+        out["content"] = [draw(plain_part()), part]
+    elif change == "parts":
+        out["content"] = [{"type": "text", "text": "x"}] * 17 if draw(st.booleans()) else \
+            [UserDict({"type": "text", "text": "x"})]
     elif change == "extra":
         out[draw(st.sampled_from(EXTRAS))] = draw(st.one_of(
-            st.just(""), st.just("thinking"), st.just([]), st.just({"name": "f"}),
-            st.just([{"type": "function", "id": "c1", "function": {"name": "f"}}]), JUNK))
+            st.just({"name": "f"}), st.just(Text("thinking")), st.just(()), JUNK))
+    elif change == "call":
+        call = draw(plain_call())
+        key = draw(st.sampled_from(["type", "id", "function"]))
+        call[key] = draw(st.one_of(JUNK, st.just(Text("function")), st.just(["x"])))
+        out["role"] = "assistant"
+        out["tool_calls"] = [draw(plain_call()), call]
     elif change == "id junk":
         out["tool_call_id" if out["role"] == "tool" else "name"] = draw(JUNK)
     elif change == "key subclass":
@@ -250,6 +304,7 @@ def test_an_odd_message_among_plain_ones_is_read_generically(both: Tuple[Any, An
 
 @pytest.mark.parametrize("answer, matches", [
     ({"role": "tool", "tool_call_id": "c1", "content": "ok"}, True),
+    ({"role": "tool", "tool_call_id": "c1", "content": "ok", "bodiless": True}, True),
     ({"role": "tool", "tool_call_id": "c2", "content": "ok"}, False),
     ({"role": "tool", "content": "ok"}, False),
     ({"role": "function", "name": "read_file", "content": "ok"}, True),
@@ -257,13 +312,15 @@ def test_an_odd_message_among_plain_ones_is_read_generically(both: Tuple[Any, An
 ])
 def test_tool_results_keep_their_call_ids(both: Tuple[Any, Any], answer: Dict[str, Any],
                                           matches: bool) -> None:
-    # The calls are read by the generic decoder, the plain results here: a
-    # tool result answers a call by `tool_call_id`, a function result by its
-    # `name` (a legacy call's id is its name).
+    # A tool result answers a call by `tool_call_id`, a function result by
+    # its `name` (a legacy call's id is its name).
+    # A call without its `function` body still answers by its id.
+    answer = dict(answer)
+    body = {} if answer.pop("bodiless", False) else {
+        "function": {"name": "read_file", "arguments": "{}"}}
     call = ({"function_call": {"name": "read_file", "arguments": "{}"}}
             if answer["role"] == "function" else
-            {"tool_calls": [{"id": "c1", "type": "function",
-                             "function": {"name": "read_file", "arguments": "{}"}}]})
+            {"tool_calls": [{"id": "c1", "type": "function", **body}]})
     request = {"messages": [{"role": "user", "content": "read config_loader.go"},
                             {"role": "assistant", "content": None, **call}, answer]}
     for hotpath in both:
@@ -299,3 +356,23 @@ def test_a_request_of_mostly_odd_messages_reads_the_same(both: Tuple[Any, Any]) 
         expected = outcome(python, request, 10**6, format)
         assert expected[0] == "ok" and len(expected[1][0]) > 25
         assert outcome(native, request, 10**6, format) == expected
+
+
+@pytest.mark.parametrize("arguments, excluded", [("{}", True), ("", False), (None, False)])
+@pytest.mark.parametrize("legacy", [False, True])
+def test_tool_calls_with_arguments_are_excluded_content(both: Tuple[Any, Any], arguments: Any,
+                                                       excluded: bool, legacy: bool) -> None:
+    # A tool call with arguments is content outside the evidence policy; one
+    # without (empty or none) is not. The live turn here holds no tool result.
+    function: Dict[str, Any] = {"name": "read_file"}
+    if arguments is not None:
+        function["arguments"] = arguments
+    call = ({"function_call": function} if legacy else
+            {"tool_calls": [{"id": "c1", "type": "function", "function": function}]})
+    request = {"messages": [
+        {"role": "user", "content": [{"type": "text", "text": "read config_loader.go"}]},
+        {"role": "assistant", "content": None, **call}]}
+    for hotpath in both:
+        doc = hotpath.evaluation_doc(request, "openai", 1000)
+        assert doc.layout == (bytes([0, 2]), 0, (0,))
+        assert hotpath.live_turn(doc, 0, 1 << 20)[3] is excluded

@@ -6,8 +6,8 @@
 //!   one scan per small exact dict);
 //! * `plain_facts` — the facts of plain Chat and Anthropic messages, read
 //!   without the generic decoder's work around each read;
-//! * `plain_evaluation` — the evaluator's reading of plain Chat messages
-//!   (role and string content), the same way;
+//! * `plain_evaluation` — the evaluator's reading of plain Chat and
+//!   Anthropic messages, the same way;
 //! * `decode` — the decoding entry points (the evaluator's `Doc`, the
 //!   conversation facts, the full conversation of `turnsignal.decode()`);
 //! * `doc` — the `Doc`, and what it yields for one turn;

@@ -1,18 +1,23 @@
 //! The evaluator's reading of plain Chat Completions and Anthropic
-//! messages. Most messages routers see are `{"role": ..., "content": "..."}`:
-//! for those, the generic decoder's work around each read (shapes,
-//! subclasses, error paths, one `Result` per read) costs more than the reads.
+//! messages. Most messages routers see are `{"role": ..., "content": "..."}`,
+//! or an agent loop's user parts, tool calls and tool results: for those,
+//! the generic decoder's work around each read (shapes, subclasses, error
+//! paths, one `Result` per read) costs more than the reads.
 //!
-//! A message is plain when it is an exact dict of at most 16 entries whose
-//! keys are all exact strs, its role one of the format's names as written
-//! (no other casing, no spaces), its content an exact str, or missing or
-//! null, and (a Chat assistant) its refusal, reasoning and tool calls all
-//! missing or null. The reader decides that before it counts or keeps
-//! anything, then makes the reads LEAN decoding makes, counted the same way,
-//! and gives the collector the same calls in the same order. Any other
-//! message goes to the format's `decode_message`, from its first read.
+//! Plain means exact dicts (at most 16 entries, every key an exact str),
+//! exact lists (at most 16 items) and exact strs, and a role written as one
+//! of the format's names. A Chat message's content may be a string or a list
+//! of text, image, audio and file parts; an assistant's refusal, reasoning,
+//! tool calls and legacy function call are read as LEAN decoding reads them.
+//! An Anthropic message's content must be a string (or none). Anything else
+//! (a refusal part, a type that is not a string, a subclass, another mapping
+//! or sequence, a value of the wrong type) sends the message to the format's
+//! `decode_message`, from its first read.
 //!
-//! It never runs Python code: one pass over the dict (`PyDict_Next`; keys
+//! The reader decides that, building the message's blocks and counting its
+//! reads, before it counts or keeps anything; then it counts the reads LEAN
+//! decoding makes and gives the collector the same calls in the same order.
+//! It never runs Python code: one pass over each dict (`PyDict_Next`; keys
 //! that are exact strs compare without any `__eq__`) finds every value it
 //! reads. A message is read plainly only when its reads can cross neither
 //! the budget nor a deadline checkpoint (which calls the caller's
@@ -21,7 +26,7 @@
 
 use pyo3::ffi;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyString};
+use pyo3::types::{PyDict, PyList, PyString};
 use pyo3::Borrowed;
 
 use crate::request::openai::ChatRole;
@@ -34,10 +39,9 @@ use super::text::utf8;
 
 type T = Py<PyAny>;
 
-/// The most reads the reader makes of one message: an assistant's role,
-/// content, refusal, reasoning_content, reasoning, tool_calls and
-/// function_call.
-const MOST_READS: usize = 7;
+/// Content parts or tool calls a plain message holds at most: longer lists
+/// (and the block cap they may reach) are the generic decoder's.
+const MOST_ITEMS: usize = 16;
 /// Messages with more entries than this go to the generic decoder: one pass
 /// must cost a constant.
 const MOST_ENTRIES: ffi::Py_ssize_t = 16;
@@ -52,12 +56,9 @@ const ANTHROPIC_MISSES_PER_PLAIN: (u32, u32) = (3, 4);
 pub struct PlainEvaluationReader {
     plain: u32,
     not_plain: u32,
+    /// A Chat message's blocks, built before any is kept.
+    blocks: Vec<Block<T>>,
 }
-
-/// A format's own `decode_message`, or a plain reader of one message
-/// (`None`: not plain).
-type Generic<'py> = fn(&mut PySource<'py>, &mut Collector<T>, &Bound<'py, PyAny>) -> Read<()>;
-type Plain<'py> = fn(&mut PySource<'py>, &mut Collector<T>, &Bound<'py, PyAny>) -> Option<Read<()>>;
 
 impl PlainEvaluationReader {
     /// Whether to look at the next message at all. Looking at a message
@@ -74,20 +75,33 @@ impl PlainEvaluationReader {
         self.not_plain * per <= self.plain * misses + 8 * per
     }
 
-    /// `message` read by `plain` when it is plain (worth looking at, with
-    /// room for its reads), else by `generic`. Nothing is counted or kept
-    /// before the message is known plain.
+    /// `message` read by `plain` when it is plain (and worth looking at),
+    /// else by `generic`. Nothing is counted or kept before the message is
+    /// known plain, with room for its reads.
+    /// (`plain` and `generic` are functions, not pointers to them: each
+    /// call is compiled for its pair, and the generic decoder inlined.)
     #[inline(always)]
-    fn read<'py>(
+    fn read<'py, P, G>(
         &mut self,
         src: &mut PySource<'py>,
         out: &mut Collector<T>,
         message: &Bound<'py, PyAny>,
         misses_per_plain: (u32, u32),
-        (plain, generic): (Plain<'py>, Generic<'py>),
-    ) -> Read<()> {
-        if self.worth_looking(misses_per_plain) && src.has_room(MOST_READS) {
-            match plain(src, out, message) {
+        plain: P,
+        generic: G,
+    ) -> Read<()>
+    where
+        P: FnOnce(
+            &mut PySource<'py>,
+            &mut Collector<T>,
+            &Bound<'py, PyAny>,
+            &mut Vec<Block<T>>,
+        ) -> Option<Read<()>>,
+        G: FnOnce(&mut PySource<'py>, &mut Collector<T>, &Bound<'py, PyAny>) -> Read<()>,
+    {
+        if self.worth_looking(misses_per_plain) {
+            self.blocks.clear();
+            match plain(src, out, message, &mut self.blocks) {
                 Some(done) => {
                     self.plain += 1;
                     return done;
@@ -106,8 +120,8 @@ impl<'py> MessageReader<PySource<'py>, Collector<T>> for PlainEvaluationReader {
         out: &mut Collector<T>,
         m: &Bound<'py, PyAny>,
     ) -> Read<()> {
-        let readers: (Plain<'py>, Generic<'py>) = (chat_message, openai::decode_message);
-        self.read(src, out, m, CHAT_MISSES_PER_PLAIN, readers)
+        let misses = CHAT_MISSES_PER_PLAIN;
+        self.read(src, out, m, misses, chat_message, openai::decode_message)
     }
 
     fn anthropic(
@@ -116,8 +130,15 @@ impl<'py> MessageReader<PySource<'py>, Collector<T>> for PlainEvaluationReader {
         out: &mut Collector<T>,
         m: &Bound<'py, PyAny>,
     ) -> Read<()> {
-        let readers: (Plain<'py>, Generic<'py>) = (anthropic_message, anthropic::decode_message);
-        self.read(src, out, m, ANTHROPIC_MISSES_PER_PLAIN, readers)
+        let misses = ANTHROPIC_MISSES_PER_PLAIN;
+        self.read(
+            src,
+            out,
+            m,
+            misses,
+            anthropic_message,
+            anthropic::decode_message,
+        )
     }
 }
 
@@ -128,26 +149,36 @@ fn anthropic_message<'py>(
     src: &mut PySource<'py>,
     out: &mut Collector<T>,
     message: &Bound<'py, PyAny>,
+    _: &mut Vec<Block<T>>,
 ) -> Option<Read<()>> {
     let (fields, role) = fields_and_role(src, message, anthropic::ROLES)?;
-    let text = fields.text()?;
+    let text = str_or_none(fields.present(Key::Content))?;
+    if !src.has_room(2) {
+        return None;
+    }
     src.advance(2); // role, content
     let Some(text) = text else {
         return Some(Ok(())); // no content: no message
     };
-    Some(out.message(role, Block::text(BlockKind::Text, Some(text))))
+    Some(out.message(role, Block::text(BlockKind::Text, Some(keep(text)))))
 }
 
 /// A plain Chat message read into `out` (`Some`: what `decode_message`
-/// returns for it); `None` when it is not plain.
+/// returns for it); `None` when it is not plain. Its blocks are built into
+/// `blocks` first, its reads counted in `reads`; only a message found plain
+/// whole, with room for its reads, reaches `out`.
 fn chat_message<'py>(
     src: &mut PySource<'py>,
     out: &mut Collector<T>,
     message: &Bound<'py, PyAny>,
+    blocks: &mut Vec<Block<T>>,
 ) -> Option<Read<()>> {
     let (fields, role) = fields_and_role(src, message, openai::ROLES)?;
     let role = match role {
         ChatRole::Instruction(role) => {
+            if !src.has_room(1) {
+                return None;
+            }
             src.advance(1); // the role: LEAN decoding reads no instruction text
             out.instruction(role, Vec::new());
             return Some(Ok(()));
@@ -156,23 +187,201 @@ fn chat_message<'py>(
         ChatRole::Function => return tool_message(src, out, &fields, Key::Name),
         ChatRole::Message(role) => role,
     };
-    let text = fields.text()?;
-    if role == Role::Assistant && fields.extras {
-        return None;
+    let content = fields.present(Key::Content);
+    if role == Role::User || !fields.has_extras() {
+        // The common case, kept short: a string content or none, and no
+        // refusal, reasoning or tool calls.
+        if let Some(text) = str_or_none(content) {
+            return text_message(src, out, role, text);
+        }
     }
-    src.advance(2); // role, content
-    out.begin(role, false);
-    if let Some(text) = text {
-        if let Err(cap) = out.add(Block::text(BlockKind::Text, Some(text))) {
-            return Some(Err(cap)); // the extras are not read then
+    let mut reads = 2; // role, content
+    match content {
+        None => {}
+        Some(text) if text.is_exact_instance_of::<PyString>() => {
+            blocks.push(Block::text(BlockKind::Text, Some(keep(text))));
+        }
+        Some(parts) => {
+            for_each_plain(src, &parts, &mut reads, |src, part, reads| {
+                blocks.push(part_block(src, part, reads)?);
+                Some(())
+            })?;
         }
     }
     if role == Role::Assistant {
-        // refusal, reasoning_content, reasoning (the first is null),
-        // tool_calls, function_call: all missing or null.
-        src.advance(5);
+        assistant_extras(src, &fields, &mut reads, blocks)?;
+    }
+    if !src.has_room(reads) {
+        return None;
+    }
+    // The reads of a message are counted at once: none reaches the budget
+    // or a checkpoint (room was checked), and what a block cap leaves
+    // unread is never observed (decoding stops there).
+    src.advance(reads);
+    out.begin(role, false);
+    for block in blocks.drain(..) {
+        if let Err(cap) = out.add(block) {
+            return Some(Err(cap));
+        }
     }
     Some(out.end())
+}
+
+/// A user or assistant message whose content is a string or none, and (an
+/// assistant's) whose extras are all missing or null.
+#[inline(always)]
+fn text_message(
+    src: &mut PySource<'_>,
+    out: &mut Collector<T>,
+    role: Role,
+    text: Option<Borrowed<'_, '_, PyAny>>,
+) -> Option<Read<()>> {
+    // role, content; an assistant's refusal, reasoning_content, reasoning,
+    // tool_calls and function_call.
+    let reads = if role == Role::Assistant { 7 } else { 2 };
+    if !src.has_room(reads) {
+        return None;
+    }
+    src.advance(reads);
+    out.begin(role, false);
+    if let Some(text) = text {
+        if let Err(cap) = out.add(Block::text(BlockKind::Text, Some(keep(text)))) {
+            return Some(Err(cap));
+        }
+    }
+    Some(out.end())
+}
+
+/// An assistant's refusal, reasoning (`reasoning_content`, else
+/// `reasoning`), tool calls and legacy function call, as LEAN decoding
+/// reads them: a refusal or reasoning is a block without its text.
+fn assistant_extras<'py>(
+    src: &mut PySource<'py>,
+    fields: &Fields<'_, 'py>,
+    reads: &mut usize,
+    blocks: &mut Vec<Block<T>>,
+) -> Option<()> {
+    *reads += 2; // refusal, reasoning_content
+    if str_or_none(fields.present(Key::Refusal))?.is_some() {
+        blocks.push(Block::text(BlockKind::Refusal, None));
+    }
+    let mut reasoning = str_or_none(fields.present(Key::ReasoningContent))?;
+    if reasoning.is_none() {
+        *reads += 1;
+        reasoning = str_or_none(fields.present(Key::Reasoning))?;
+    }
+    if reasoning.is_some() {
+        blocks.push(Block::text(BlockKind::Reasoning, None));
+    }
+    *reads += 1; // tool_calls
+    if let Some(calls) = fields.present(Key::ToolCalls) {
+        for_each_plain(src, &calls, reads, |src, call, reads| {
+            blocks.push(tool_call(src, call, reads)?);
+            Some(())
+        })?;
+    }
+    *reads += 1; // function_call
+    if let Some(call) = fields.present(Key::FunctionCall) {
+        let call = call.cast_exact::<PyDict>().ok()?;
+        let call = Fields::of(src, &call)?;
+        *reads += 2; // name, arguments
+        let name = str_or_none(call.present(Key::Name))?;
+        let arguments = str_or_none(call.present(Key::Arguments))?;
+        // A legacy call's id is its name.
+        let id = name.map(keep);
+        blocks.push(Block::tool_call(
+            id,
+            name.map(keep),
+            None,
+            non_empty(&arguments),
+        ));
+    }
+    Some(())
+}
+
+/// `each` item of an exact list of at most `MOST_ITEMS` (its length and
+/// every item a counted read).
+#[inline(always)]
+fn for_each_plain<'py, F>(
+    src: &mut PySource<'py>,
+    list: &Bound<'py, PyAny>,
+    reads: &mut usize,
+    mut each: F,
+) -> Option<()>
+where
+    F: FnMut(&mut PySource<'py>, &Bound<'py, PyAny>, &mut usize) -> Option<()>,
+{
+    let list = list.cast_exact::<PyList>().ok()?;
+    if list.len() > MOST_ITEMS {
+        return None;
+    }
+    *reads += 1 + list.len();
+    for item in list.iter() {
+        each(src, &item, reads)?;
+    }
+    Some(())
+}
+
+/// A content part (`openai::decode_part` in LEAN decoding): a text part
+/// keeps its text; an image, audio or file part is its kind; an unknown or
+/// missing type is `Other`. A refusal part is left to the generic decoder.
+fn part_block<'py>(
+    src: &mut PySource<'py>,
+    part: &Bound<'py, PyAny>,
+    reads: &mut usize,
+) -> Option<Block<T>> {
+    let part = Fields::of(src, part.cast_exact::<PyDict>().ok()?)?;
+    *reads += 1; // type
+    let Some(kind) = part.present(Key::Type) else {
+        return Some(Block::of(BlockKind::Other));
+    };
+    if !kind.is_exact_instance_of::<PyString>() {
+        return None;
+    }
+    // The decoder's own table (`Other` for a type it does not list).
+    Some(
+        match utf8(&kind).map_or(BlockKind::Other, openai::part_kind) {
+            BlockKind::Text => {
+                *reads += 1; // text
+                let text = str_or_none(part.present(Key::Text))?;
+                Block::text(BlockKind::Text, text.map(keep))
+            }
+            BlockKind::Refusal => return None,
+            kind => Block::of(kind),
+        },
+    )
+}
+
+/// A tool call (`openai::tool_call` in LEAN decoding): its id, and its
+/// name and whether it has arguments, from its `function` (or `custom`)
+/// body; a call of another type is `Other`.
+fn tool_call<'py>(
+    src: &mut PySource<'py>,
+    call: &Bound<'py, PyAny>,
+    reads: &mut usize,
+) -> Option<Block<T>> {
+    let call = Fields::of(src, call.cast_exact::<PyDict>().ok()?)?;
+    *reads += 1; // type
+    let (body_key, arguments_key) = match call.present(Key::Type) {
+        None => (Key::Function, Key::Arguments),
+        Some(kind) if kind.is_exact_instance_of::<PyString>() => match utf8(&kind).unwrap_or("") {
+            k if k == openai::CALL_TYPES[0] => (Key::Function, Key::Arguments),
+            k if k == openai::CALL_TYPES[1] => (Key::Custom, Key::Input),
+            _ => return Some(Block::of(BlockKind::Other)),
+        },
+        Some(_) => return None,
+    };
+    *reads += 2; // id, body
+    let id = str_or_none(call.present(Key::Id))?.map(keep);
+    let Some(body) = call.present(body_key) else {
+        return Some(Block::tool_call(id, None, None, false));
+    };
+    let body = body.cast_exact::<PyDict>().ok()?;
+    let body = Fields::of(src, &body)?;
+    *reads += 2; // name, arguments
+    let name = str_or_none(body.present(Key::Name))?.map(keep);
+    let arguments = str_or_none(body.present(arguments_key))?;
+    Some(Block::tool_call(id, name, None, non_empty(&arguments)))
 }
 
 /// A message's values, from one pass over it, and its role: what `table`
@@ -202,100 +411,135 @@ fn tool_message<'py>(
     fields: &Fields<'_, 'py>,
     id_key: Key,
 ) -> Option<Read<()>> {
-    let id = match fields.present(id_key) {
-        None => None,
-        Some(id) if id.is_exact_instance_of::<PyString>() => Some(id.to_owned().unbind()),
-        Some(_) => return None,
-    };
+    let id = str_or_none(fields.present(id_key))?;
+    if !src.has_room(2) {
+        return None;
+    }
     src.advance(2); // role, call id
-    Some(out.message(Role::Tool, Block::tool_result(id, Vec::new())))
+    Some(out.message(Role::Tool, Block::tool_result(id.map(keep), Vec::new())))
 }
 
-/// What the reader needs of one message, from one pass over it: borrowed
-/// from `message` (null: missing).
+/// A value read as a string: `Some(None)` when missing or null, `None` when
+/// it is not an exact str (not plain).
+#[inline(always)]
+fn str_or_none<'a, 'py>(
+    value: Option<Borrowed<'a, 'py, PyAny>>,
+) -> Option<Option<Borrowed<'a, 'py, PyAny>>> {
+    match value {
+        None => Some(None),
+        Some(v) if v.is_exact_instance_of::<PyString>() => Some(Some(v)),
+        Some(_) => None,
+    }
+}
+
+#[inline(always)]
+fn keep(value: Borrowed<'_, '_, PyAny>) -> T {
+    value.to_owned().unbind()
+}
+
+/// Whether a string is present and not empty.
+#[inline(always)]
+fn non_empty(value: &Option<Borrowed<'_, '_, PyAny>>) -> bool {
+    // SAFETY: an exact str, alive (held by its dict).
+    value
+        .as_ref()
+        .is_some_and(|v| unsafe { ffi::PyUnicode_GetLength(v.as_ptr()) } > 0)
+}
+
+/// The keys the reader reads, in any of the dicts it reads.
+const READ_KEYS: [Key; 16] = [
+    Key::Role,
+    Key::Content,
+    Key::ToolCallId,
+    Key::Name,
+    Key::Refusal,
+    Key::ReasoningContent,
+    Key::Reasoning,
+    Key::ToolCalls,
+    Key::FunctionCall,
+    Key::Type,
+    Key::Text,
+    Key::Id,
+    Key::Function,
+    Key::Custom,
+    Key::Arguments,
+    Key::Input,
+];
+/// Each key's slot in `Fields::values` (`NOT_READ`: none).
+const NOT_READ: u8 = u8::MAX;
+const SLOTS: [u8; Key::ALL.len()] = {
+    let mut slots = [NOT_READ; Key::ALL.len()];
+    let mut i = 0;
+    while i < READ_KEYS.len() {
+        slots[READ_KEYS[i] as usize] = i as u8;
+        i += 1;
+    }
+    slots
+};
+
+/// A dict's values at `READ_KEYS`, from one pass over it: borrowed from
+/// `dict` (null: missing).
 struct Fields<'a, 'py> {
-    message: &'a Bound<'py, PyDict>,
-    role: *mut ffi::PyObject,
-    content: *mut ffi::PyObject,
-    tool_call_id: *mut ffi::PyObject,
-    name: *mut ffi::PyObject,
-    /// An assistant's refusal, reasoning or tool calls, not null: the
-    /// generic decoder reads those.
-    extras: bool,
+    dict: &'a Bound<'py, PyDict>,
+    values: [*mut ffi::PyObject; READ_KEYS.len()],
 }
 
 impl<'a, 'py> Fields<'a, 'py> {
     /// `None` when the dict is too large or a key is not an exact str.
     #[inline(always)]
-    fn of(src: &mut PySource<'py>, message: &'a Bound<'py, PyDict>) -> Option<Self> {
-        let null = std::ptr::null_mut();
+    fn of(src: &mut PySource<'py>, dict: &'a Bound<'py, PyDict>) -> Option<Self> {
         let mut fields = Fields {
-            message,
-            role: null,
-            content: null,
-            tool_call_id: null,
-            name: null,
-            extras: false,
+            dict,
+            values: [std::ptr::null_mut(); READ_KEYS.len()],
         };
-        let py = message.py();
-        // SAFETY: `message` is an exact dict; PyDict_Next hands out borrowed
+        let py = dict.py();
+        // SAFETY: `dict` is an exact dict; PyDict_Next hands out borrowed
         // references it owns, and no Python code runs during the pass
         // (identifying an exact str runs none).
         unsafe {
-            if ffi::PyDict_Size(message.as_ptr()) > MOST_ENTRIES {
+            if ffi::PyDict_Size(dict.as_ptr()) > MOST_ENTRIES {
                 return None;
             }
             let mut pos: ffi::Py_ssize_t = 0;
-            let mut key: *mut ffi::PyObject = null;
-            let mut value: *mut ffi::PyObject = null;
-            while ffi::PyDict_Next(message.as_ptr(), &mut pos, &mut key, &mut value) != 0 {
+            let mut key: *mut ffi::PyObject = std::ptr::null_mut();
+            let mut value: *mut ffi::PyObject = std::ptr::null_mut();
+            while ffi::PyDict_Next(dict.as_ptr(), &mut pos, &mut key, &mut value) != 0 {
                 if ffi::Py_TYPE(key) != std::ptr::addr_of_mut!(ffi::PyUnicode_Type) {
                     return None; // equal to a name by its own rules: not plain
                 }
-                match src.identify(Borrowed::from_ptr(py, key)) {
-                    Some(Key::Role) => fields.role = value,
-                    Some(Key::Content) => fields.content = value,
-                    Some(Key::ToolCallId) => fields.tool_call_id = value,
-                    Some(Key::Name) => fields.name = value,
-                    Some(
-                        Key::Refusal
-                        | Key::ReasoningContent
-                        | Key::Reasoning
-                        | Key::ToolCalls
-                        | Key::FunctionCall,
-                    ) => fields.extras |= value != ffi::Py_None(),
-                    _ => {}
+                if let Some(k) = src.identify(Borrowed::from_ptr(py, key)) {
+                    let slot = SLOTS[k as usize];
+                    if slot != NOT_READ {
+                        fields.values[slot as usize] = value;
+                    }
                 }
             }
         }
         Some(fields)
     }
 
-    /// The content kept as a block's text: `Some(None)` when it is missing
-    /// or null; `None` when it is not an exact str (not plain).
+    /// Whether any of an assistant's refusal, reasoning or tool calls is
+    /// there (not missing, not null).
     #[inline(always)]
-    fn text(&self) -> Option<Option<T>> {
-        match self.present(Key::Content) {
-            None => Some(None),
-            Some(text) if text.is_exact_instance_of::<PyString>() => {
-                Some(Some(text.to_owned().unbind()))
-            }
-            Some(_) => None,
-        }
+    fn has_extras(&self) -> bool {
+        [
+            Key::Refusal,
+            Key::ReasoningContent,
+            Key::Reasoning,
+            Key::ToolCalls,
+            Key::FunctionCall,
+        ]
+        .iter()
+        .any(|&key| self.present(key).is_some())
     }
 
-    /// The value at `key` (one of the four kept), `None` when missing or null.
+    /// The value at `key` (one of `READ_KEYS`), `None` when missing or null.
     #[inline(always)]
     fn present(&self, key: Key) -> Option<Borrowed<'_, 'py, PyAny>> {
-        let value = match key {
-            Key::Role => self.role,
-            Key::Content => self.content,
-            Key::ToolCallId => self.tool_call_id,
-            _ => self.name,
-        };
-        // SAFETY: a borrowed reference held by `message`, which is alive and
+        let value = self.values[SLOTS[key as usize] as usize];
+        // SAFETY: a borrowed reference held by `dict`, which is alive and
         // unchanged: no Python code ran since the pass.
-        let value = unsafe { Borrowed::from_ptr_or_opt(self.message.py(), value) }?;
+        let value = unsafe { Borrowed::from_ptr_or_opt(self.dict.py(), value) }?;
         (!value.is_none()).then_some(value)
     }
 }
