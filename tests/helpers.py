@@ -56,3 +56,16 @@ def tool_result(call_id: str, *content: Any) -> Dict[str, Any]:
 
 def neutral(*messages: Dict[str, Any]) -> Dict[str, List[Dict[str, Any]]]:
     return {"messages": list(messages)}
+
+
+class CancelAfter:
+    """A cancellation token that is set from its ``(n + 1)``-th check on,
+    counting its checks (``calls``)."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.calls = 0
+
+    def is_set(self) -> bool:
+        self.calls += 1
+        return self.calls > self.n

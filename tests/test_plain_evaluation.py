@@ -19,6 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import load_hotpath
+from helpers import CancelAfter
 from turnsignal import WireFormatError
 
 
@@ -269,20 +270,11 @@ def test_the_block_cap_met_by_a_plain_message(both: Tuple[Any, Any]) -> None:
         assert outcome(native, request, budget) == outcome(python, request, budget), budget
 
 
-class Token:
-    def __init__(self) -> None:
-        self.calls = 0
-
-    def is_set(self) -> bool:
-        self.calls += 1
-        return self.calls > 1
-
-
 def test_cancelled_at_the_same_checkpoint(both: Tuple[Any, Any]) -> None:
     # Checked every 1,024 reads: 512 plain messages take ~2,400 reads, and
     # the second check cancels, in both.
     request = {"messages": _conversation(600)}
-    tokens = [Token(), Token()]
+    tokens = [CancelAfter(1), CancelAfter(1)]
     for hotpath, token in zip(both, tokens):
         assert hotpath.evaluation_doc(request, "openai", 10**6, cancel=token) is None
     assert tokens[0].calls == tokens[1].calls == 2

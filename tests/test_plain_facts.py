@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import load_hotpath
+from helpers import CancelAfter
 from turnsignal import WireFormatError
 
 
@@ -201,19 +202,10 @@ def test_an_odd_message_among_plain_ones_is_read_generically(both: Tuple[Any, An
         assert info.value.path == "messages[5].content"
 
 
-class Token:
-    def __init__(self) -> None:
-        self.calls = 0
-
-    def is_set(self) -> bool:
-        self.calls += 1
-        return self.calls > 2
-
-
 def test_cancelled_at_the_same_checkpoint(both: Tuple[Any, Any]) -> None:
     # Checked every 1,024 reads: the third check cancels, in both.
     request = {"messages": _turns(6000)}
-    tokens = [Token(), Token()]
+    tokens = [CancelAfter(2), CancelAfter(2)]
     for hotpath, token in zip(both, tokens):
         assert hotpath.request_facts(request, "openai", 10**6, cancel=token) is None
     assert tokens[0].calls == tokens[1].calls == 3

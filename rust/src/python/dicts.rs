@@ -106,10 +106,13 @@ impl<'py> DictScans<'py> {
         }
     }
 
-    /// The key an exact str names, if the decoders look it up.
+    /// `each` entry of an exact dict with the key it names (`named_entries`).
     #[inline(always)]
-    pub fn identify(&mut self, key: Borrowed<'_, 'py, PyAny>) -> Option<Key> {
-        self.known.identify(key)
+    pub fn named_entries<F>(&mut self, dict: &Bound<'py, PyAny>, each: F) -> bool
+    where
+        F: FnMut(Key, *mut ffi::PyObject),
+    {
+        named_entries(&mut self.known, dict, each)
     }
 
     /// Python code is about to run: what was read of any dict may change.
@@ -146,33 +149,53 @@ impl<'py> DictScans<'py> {
     fn scan(&mut self, dict: &Bound<'py, PyAny>) -> Option<usize> {
         let index = self.next;
         self.next = (self.next + 1) % REMEMBERED;
-        let py = dict.py();
         let scan = &mut self.scans[index];
         scan.clear();
-        // SAFETY: `dict` is an exact dict; PyDict_Next hands out borrowed
-        // references it owns, and no Python code runs during the scan.
-        unsafe {
-            if ffi::PyDict_Size(dict.as_ptr()) > SCANNED_KEYS as ffi::Py_ssize_t {
-                return None;
-            }
-            let mut pos: ffi::Py_ssize_t = 0;
-            let mut key: *mut ffi::PyObject = std::ptr::null_mut();
-            let mut value: *mut ffi::PyObject = std::ptr::null_mut();
-            while ffi::PyDict_Next(dict.as_ptr(), &mut pos, &mut key, &mut value) != 0 {
-                if ffi::Py_TYPE(key) != std::ptr::addr_of_mut!(ffi::PyUnicode_Type) {
-                    scan.clear();
-                    return None; // equal to a name only by its own rules: look up
-                }
-                if let Some(k) = self.known.identify(Borrowed::from_ptr(py, key)) {
-                    scan.values[k as usize] = value;
-                    scan.set[scan.set_len] = k as u8;
-                    scan.set_len += 1;
-                }
-            }
+        let complete = named_entries(&mut self.known, dict, |k, value| {
+            scan.values[k as usize] = value;
+            scan.set[scan.set_len] = k as u8;
+            scan.set_len += 1;
+        });
+        if !complete {
+            scan.clear();
+            return None; // a key equal to a name only by its own rules: look up
         }
         scan.dict = Some(dict.clone());
         Some(index)
     }
+}
+
+/// `each` entry of an exact `dict` whose key names a `Key`, with its value
+/// (borrowed from `dict`, in one pass): `false`, with only some entries
+/// seen, when the dict has more than `SCANNED_KEYS` entries or a key that is
+/// not an exact str (equal to a name only by its own rules). No Python code
+/// runs.
+#[inline(always)]
+fn named_entries<'py, F>(known: &mut KnownKeys<'py>, dict: &Bound<'py, PyAny>, mut each: F) -> bool
+where
+    F: FnMut(Key, *mut ffi::PyObject),
+{
+    let py = dict.py();
+    // SAFETY: `dict` is an exact dict; PyDict_Next hands out borrowed
+    // references it owns, and no Python code runs during the pass
+    // (identifying an exact str runs none).
+    unsafe {
+        if ffi::PyDict_Size(dict.as_ptr()) > SCANNED_KEYS as ffi::Py_ssize_t {
+            return false;
+        }
+        let mut pos: ffi::Py_ssize_t = 0;
+        let mut key: *mut ffi::PyObject = std::ptr::null_mut();
+        let mut value: *mut ffi::PyObject = std::ptr::null_mut();
+        while ffi::PyDict_Next(dict.as_ptr(), &mut pos, &mut key, &mut value) != 0 {
+            if ffi::Py_TYPE(key) != std::ptr::addr_of_mut!(ffi::PyUnicode_Type) {
+                return false;
+            }
+            if let Some(k) = known.identify(Borrowed::from_ptr(py, key)) {
+                each(k, value);
+            }
+        }
+    }
+    true
 }
 
 /// `dict.get(key)` for an exact `dict`, by one `PyDict_GetItemWithError`:

@@ -42,9 +42,6 @@ type T = Py<PyAny>;
 /// Content parts or tool calls a plain message holds at most: longer lists
 /// (and the block cap they may reach) are the generic decoder's.
 const MOST_ITEMS: usize = 16;
-/// Messages with more entries than this go to the generic decoder: one pass
-/// must cost a constant.
-const MOST_ENTRIES: ffi::Py_ssize_t = 16;
 /// Looks that miss worth paying for each plain message found, as a fraction
 /// (`PlainEvaluationReader::worth_looking`).
 const CHAT_MISSES_PER_PLAIN: (u32, u32) = (4, 1);
@@ -485,35 +482,23 @@ struct Fields<'a, 'py> {
 }
 
 impl<'a, 'py> Fields<'a, 'py> {
-    /// `None` when the dict is too large or a key is not an exact str.
+    /// `None` when the dict is too large (more than 16 entries, as for the
+    /// decoders' scans) or a key is not an exact str.
     #[inline(always)]
     fn of(src: &mut PySource<'py>, dict: &'a Bound<'py, PyDict>) -> Option<Self> {
         let mut fields = Fields {
             dict,
             values: [std::ptr::null_mut(); READ_KEYS.len()],
         };
-        let py = dict.py();
-        // SAFETY: `dict` is an exact dict; PyDict_Next hands out borrowed
-        // references it owns, and no Python code runs during the pass
-        // (identifying an exact str runs none).
-        unsafe {
-            if ffi::PyDict_Size(dict.as_ptr()) > MOST_ENTRIES {
-                return None;
+        let complete = src.named_entries(dict.as_any(), |k, value| {
+            let slot = SLOTS[k as usize];
+            if slot != NOT_READ {
+                fields.values[slot as usize] = value;
             }
-            let mut pos: ffi::Py_ssize_t = 0;
-            let mut key: *mut ffi::PyObject = std::ptr::null_mut();
-            let mut value: *mut ffi::PyObject = std::ptr::null_mut();
-            while ffi::PyDict_Next(dict.as_ptr(), &mut pos, &mut key, &mut value) != 0 {
-                if ffi::Py_TYPE(key) != std::ptr::addr_of_mut!(ffi::PyUnicode_Type) {
-                    return None; // equal to a name by its own rules: not plain
-                }
-                if let Some(k) = src.identify(Borrowed::from_ptr(py, key)) {
-                    let slot = SLOTS[k as usize];
-                    if slot != NOT_READ {
-                        fields.values[slot as usize] = value;
-                    }
-                }
-            }
+        });
+        // Too large, or a key equal to a name by its own rules: not plain.
+        if !complete {
+            return None;
         }
         Some(fields)
     }

@@ -14,7 +14,7 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{
     PyBool, PyByteArray, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple, PyType,
 };
-use pyo3::{ffi, intern, Borrowed};
+use pyo3::{ffi, intern};
 
 use crate::request::source::{Failure, Key, Mode, Read, Shape, Source};
 
@@ -200,11 +200,14 @@ impl<'py> PySource<'py> {
         self.used += reads;
     }
 
-    /// The key an exact str names, if the decoders look it up (no Python
-    /// code runs).
+    /// `each` entry of an exact dict whose key names a `Key`, in one pass
+    /// (`dicts::named_entries`: `false` for a dict that cannot be read so).
     #[inline(always)]
-    pub fn identify(&mut self, key: Borrowed<'_, 'py, PyAny>) -> Option<Key> {
-        self.dicts.identify(key)
+    pub fn named_entries<F>(&mut self, dict: &Bound<'py, PyAny>, each: F) -> bool
+    where
+        F: FnMut(Key, *mut ffi::PyObject),
+    {
+        self.dicts.named_entries(dict, each)
     }
 
     pub fn key(&self, key: Key) -> &Bound<'py, PyString> {
