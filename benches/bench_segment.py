@@ -83,7 +83,7 @@ def test_jaccard_segmentation(benchmark: Any, long_conversation: List[Message]) 
 
 def _sessions_folder() -> Path:
     root = Path(__file__).resolve().parents[1]
-    shared = Path(os.environ.get("TURNSIGNAL_SHARED", root.parent / "shared"))
+    shared = Path(os.environ.get("TURNSIGNAL_SHARED") or root.parent / "shared")
     folder = shared / "datasets" / "claude-code" / "sessions"
     if not folder.exists():
         pytest.skip(f"shared sessions not found: {folder} (set TURNSIGNAL_SHARED)")

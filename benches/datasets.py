@@ -8,8 +8,8 @@ import os
 from pathlib import Path
 from typing import Any, Dict, List
 
-SHARED = Path(os.environ.get("TURNSIGNAL_SHARED",
-                             Path(__file__).resolve().parents[2] / "shared"))
+SHARED = Path(os.environ.get("TURNSIGNAL_SHARED")  # empty counts as unset
+              or Path(__file__).resolve().parents[2] / "shared")
 
 
 def _cases() -> Any:

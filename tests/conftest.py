@@ -46,8 +46,10 @@ if settings is not None:
 
 
 def shared_dir() -> Path:
-    """``../shared`` beside the checkout, or ``$TURNSIGNAL_SHARED``."""
-    return Path(os.environ.get("TURNSIGNAL_SHARED", ROOT.parent / "shared"))
+    """``$TURNSIGNAL_SHARED``, else ``../shared`` beside the checkout (an empty
+    value counts as unset, as in ``scripts/``: ``Path("")`` would be the
+    working directory)."""
+    return Path(os.environ.get("TURNSIGNAL_SHARED") or ROOT.parent / "shared")
 
 
 def require_shared(*parts: str) -> Path:

@@ -11,7 +11,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from conftest import ROOT
+import pytest
+
+from conftest import ROOT, shared_dir
 
 SCANNED = ("python", "tests", "benches", "scripts", "docs", "examples", ".ci", "rust", "fuzz")
 SUFFIXES = {".py", ".rs", ".md", ".sh", ".toml", ".yaml", ".yml", ".json", ".cfg", ".txt", ""}
@@ -49,3 +51,13 @@ def test_the_scan_sees_an_absolute_path(tmp_path: Path) -> None:
     assert ABSOLUTE_SHARED.search(line) and THIS_MACHINE.search(line)
     assert not ABSOLUTE_SHARED.search('require_shared("conformance", name)')
     assert not THIS_MACHINE.search("benches/workloads.py and ~/" + "wo" + "rk/notes")
+
+
+def test_an_empty_shared_variable_counts_as_unset(monkeypatch: pytest.MonkeyPatch,
+                                                  tmp_path: Path) -> None:
+    # `TURNSIGNAL_SHARED= pytest` must not resolve to the working directory
+    # (and fail every vector in CI): empty means "not set", as in scripts/.
+    monkeypatch.setenv("TURNSIGNAL_SHARED", "")
+    assert shared_dir() == ROOT.parent / "shared"
+    monkeypatch.setenv("TURNSIGNAL_SHARED", str(tmp_path))
+    assert shared_dir() == tmp_path
