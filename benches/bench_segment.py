@@ -10,12 +10,12 @@ fewer turns cannot pass for a fast one.
 
 from __future__ import annotations
 
-import os
 import random
 from pathlib import Path
 from typing import Any, List
 
 import pytest
+from datasets import SHARED
 
 from turnsignal.model import BlockType, Message, Role, TextBlock
 from turnsignal.segmentation import Segmenter
@@ -82,9 +82,7 @@ def test_jaccard_segmentation(benchmark: Any, long_conversation: List[Message]) 
 
 
 def _sessions_folder() -> Path:
-    root = Path(__file__).resolve().parents[1]
-    shared = Path(os.environ.get("TURNSIGNAL_SHARED") or root.parent / "shared")
-    folder = shared / "datasets" / "claude-code" / "sessions"
+    folder = SHARED / "datasets" / "claude-code" / "sessions"
     if not folder.exists():
         pytest.skip(f"shared sessions not found: {folder} (set TURNSIGNAL_SHARED)")
     return folder
