@@ -7,44 +7,18 @@ Run: ``pytest benches/bench_conversation_facts.py --benchmark-only``.
 
 from __future__ import annotations
 
-from typing import Any, Dict, List
+from typing import Any
 
 import pytest
+from request_path import agentic, agentic_facts
 
 from turnsignal import _hotpath
 from turnsignal.conversation import ConversationSignal, compute_facts
 from turnsignal.wire import decode
 
 MESSAGES = 10_000
-
-
-def _agentic_request(messages: int) -> Dict[str, Any]:
-    """Repeating user turn, assistant tool call, tool result, assistant answer
-    (four messages), after a system prompt; three tools, tool_choice auto."""
-    body: List[Dict[str, Any]] = [{"role": "system", "content": "You are a coding agent."}]
-    for index in range((messages - 1) // 4):
-        call_id = f"call_{index}"
-        body.extend([
-            {"role": "user", "content": [{"type": "text", "text": f"step {index}"},
-                                         {"type": "image_url", "image_url": {"url": "x"}}]},
-            {"role": "assistant", "content": None, "tool_calls": [
-                {"id": call_id, "type": "function",
-                 "function": {"name": "run_tests", "arguments": "{}"}}]},
-            {"role": "tool", "tool_call_id": call_id, "content": "ok"},
-            {"role": "assistant", "content": f"done {index}"},
-        ])
-    return {"messages": body, "tool_choice": "auto",
-            "tools": [{"type": "function", "function": {"name": n}}
-                      for n in ("read", "edit", "run_tests")]}
-
-
-REQUEST = _agentic_request(MESSAGES + 1)
-TURNS = (len(REQUEST["messages"]) - 1) // 4
-# By construction: one system instruction and TURNS of each kind.
-EXPECTED = {"system_messages": 1, "developer_messages": 0, "user_messages": TURNS,
-            "assistant_messages": 2 * TURNS, "tool_messages": TURNS, "tool_definitions": 3,
-            "assistant_tool_calls": TURNS, "assistant_tool_cycles": TURNS, "images": TURNS,
-            "active_tool_loop": 0, "tool_choice_required": 0, "tool_choice_none": 0}
+REQUEST = agentic(MESSAGES)
+EXPECTED = agentic_facts(MESSAGES)
 
 
 @pytest.mark.parametrize("implementation", ["native", "python"])

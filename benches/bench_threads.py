@@ -20,7 +20,10 @@ object). On a shared VM, N vCPUs are not N times one vCPU; no thread
 speed-up can exceed that ceiling, so read the threads' figures against it.
 Each workload is then also shared by N processes, each with its own
 evaluator: the ceiling for that workload (its memory traffic included),
-which threads reach only as far as the GIL lets them.
+which threads reach only as far as the GIL lets them. The share of it the
+threads reach is printed: the target (issue 28) is two threads on (a) at
+least 85 % of two processes; on (e), whose walk holds the GIL by design,
+there is none.
 """
 
 from __future__ import annotations
@@ -43,6 +46,9 @@ from workloads import DEFAULT_LIMITS  # noqa: E402
 from turnsignal import TopicContinuity  # noqa: E402
 
 WORKLOADS = {"a": "12 exchanges x 8 KiB (neutral)", "e": "batches of real conversations"}
+#: Issue 28: two threads on (a) reach at least this share of what two
+#: processes reach on the same work (the thread target on (e) is dropped).
+TARGET_SHARE = 0.85
 
 
 def batch(workload: str, evaluations: int) -> List[Any]:
@@ -193,18 +199,26 @@ def main(argv: Optional[List[str]] = None) -> int:
                       f"speed-up x{base / seconds:.2f}")
             for n in args.threads:
                 if n > 1 and args.processes:
+                    ceiling = process_speed_up(name, workload, evaluations, n)
+                    share = base / times[n] / ceiling
                     print(f"({workload}) {WORKLOADS[workload]}: {name:6s} {n} processes: "
-                          f"speed-up x{process_speed_up(name, workload, evaluations, n):.2f} "
-                          f"(the same work, no GIL shared: this workload's ceiling)")
+                          f"speed-up x{ceiling:.2f} (the same work, no GIL shared: this "
+                          f"workload's ceiling); {n} threads reach {share:.0%} of it"
+                          + (f" (target on (a): at least {TARGET_SHARE:.0%})"
+                             if (workload, name, n) == ("a", "native", 2) else ""))
     return 0
 
 
-def test_two_threads(benchmark: Any, implementation: str) -> None:
-    """pytest-benchmark: 2 threads sharing (a); the speed-up is recorded."""
+def test_two_threads(benchmark: Any, implementation: str, smoke: bool) -> None:
+    """pytest-benchmark: 2 threads sharing (a); the speed-up is recorded.
+    Every result is checked against one thread's (``wall_time``); the smoke
+    run shares a tenth of the evaluations."""
     evaluations = 400 if implementation == "native" else 20
+    if smoke:
+        evaluations //= 10
     tc = TopicContinuity(implementation=implementation)
     requests = batch("a", evaluations)
-    one = min(wall_time(tc, requests, 1) for _ in range(3))
+    one = min(wall_time(tc, requests, 1) for _ in range(1 if smoke else 3))
     two = benchmark.pedantic(wall_time, args=(tc, requests, 2), rounds=3, iterations=1)
     benchmark.extra_info.update({"one_thread_s": one, "two_threads_s": two,
                                  "speed_up": one / two if two else None})

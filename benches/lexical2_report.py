@@ -13,11 +13,7 @@ evaluation, the ratios the medians of the per-round ratios. Targets (issue
 from __future__ import annotations
 
 import argparse
-import os
-import platform
-import statistics
 import sys
-import time
 from functools import partial
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Tuple
@@ -25,42 +21,12 @@ from typing import Any, Callable, Dict, List, Tuple
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from datasets import real_requests
-from report import _cpu_model
+from timing import alternating, machine_line, median_each, paired_ratio
 from workloads import WORKLOADS, with_evaluator
 
 from turnsignal import TopicContinuity
 
 EVALUATORS = ("lexical.1", "lexical.2")
-
-
-def _once(fn: Callable[[], Any]) -> float:
-    started = time.perf_counter_ns()
-    fn()
-    return (time.perf_counter_ns() - started) / 1000
-
-
-def _alternating(calls: Dict[str, Callable[[], Any]], budget_s: float,
-                 minimum: int = 5) -> Dict[str, List[float]]:
-    """µs per call of each, measured in alternating rounds (sample i of every
-    call comes from the same round)."""
-    samples: Dict[str, List[float]] = {name: [] for name in calls}
-    for call in calls.values():
-        call()  # warm up
-    deadline = time.perf_counter() + budget_s
-    while min(map(len, samples.values())) < minimum or time.perf_counter() < deadline:
-        for name, call in calls.items():
-            samples[name].append(_once(call))
-    return samples
-
-
-def _medians(samples: Dict[str, List[float]]) -> Dict[str, float]:
-    return {name: statistics.median(values) for name, values in samples.items()}
-
-
-def _paired_ratio(samples: Dict[str, List[float]], over: str, under: str) -> float:
-    """The median of the per-round ratios: robust to the machine's load
-    changing during the run."""
-    return statistics.median(a / b for a, b in zip(samples[over], samples[under]))
 
 
 def _workload_calls(implementation: str) -> List[Tuple[str, Dict[str, Callable[[], Any]]]]:
@@ -87,17 +53,17 @@ def _real_calls(requests: List[Dict[str, Any]]) -> Dict[str, Callable[[], Any]]:
 def measure(budget_s: float) -> Tuple[List[List[str]], List[str]]:
     rows = []
     for title, calls in _workload_calls("native"):
-        samples = _alternating(calls, budget_s)
-        medians = _medians(samples)
+        samples = alternating(calls, budget_s)
+        medians = median_each(samples)
         rows.append([title, medians["lexical.1"], medians["lexical.2"],
-                     _paired_ratio(samples, "lexical.2", "lexical.1")])
+                     paired_ratio(samples, "lexical.2", "lexical.1")])
     requests = real_requests(200)
     if requests:
-        samples = _alternating(_real_calls(requests), budget_s * 2, minimum=3)
-        medians, n = _medians(samples), len(requests)
+        samples = alternating(_real_calls(requests), budget_s * 2, minimum=3)
+        medians, n = median_each(samples), len(requests)
         rows.append([f"(e) real conversations ({n}), per evaluation",
                      medians["lexical.1"] / n, medians["lexical.2"] / n,
-                     _paired_ratio(samples, "lexical.2", "lexical.1")])
+                     paired_ratio(samples, "lexical.2", "lexical.1")])
     table = ["| workload | lexical.1 native | lexical.2 native | lexical.2 / lexical.1 "
              "| ≤ 1.3× |", "|---|---:|---:|---:|---|"]
     for title, l1, l2, ratio in rows:
@@ -106,10 +72,10 @@ def measure(budget_s: float) -> Tuple[List[List[str]], List[str]]:
     first = WORKLOADS[0]
     tcs = {impl: TopicContinuity(with_evaluator(first.rules, "lexical.2"), implementation=impl)
            for impl in ("native", "python")}
-    samples = _alternating({impl: partial(tc.evaluate, first.request, "neutral")
+    samples = alternating({impl: partial(tc.evaluate, first.request, "neutral")
                             for impl, tc in tcs.items()}, budget_s)
-    medians = _medians(samples)
-    ratio = _paired_ratio(samples, "python", "native")
+    medians = median_each(samples)
+    ratio = paired_ratio(samples, "python", "native")
     python_line = (f"lexical.2 on {first.title}: native {medians['native']:,.1f} µs, Python "
                    f"reference {medians['python']:,.0f} µs: {ratio:.0f}× "
                    f"({'meets' if ratio >= 30 else 'misses'} ≥ 30×)")
@@ -120,8 +86,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=2.0, help="time budget per workload")
     args = parser.parse_args()
-    print(f"machine: {platform.machine()}, {_cpu_model()}, {os.cpu_count()} CPUs, "
-          f"Python {platform.python_version()}, load average {os.getloadavg()[0]:.1f}")
+    print(machine_line())
     table, lines = measure(args.seconds)
     print("\n".join(table))
     print("\n".join(lines))
