@@ -29,6 +29,8 @@ from turnsignal import TopicContinuity, WireFormatError  # noqa: E402
 RULES = [{"name": "default"},
          {"name": "short", "limits": {"max_prior_turns": 2, "max_turn_bytes": 1024,
                                       "max_input_bytes": 2048}}]
+#: Refused with a ``WireFormatError`` each time the loop meets it.
+MALFORMED = {"messages": [{"role": "user", "content": 42}]}
 _PRIOR = "The parser in config_loader.go rejects trailing commas; see parseConfig and v1.2.3."
 
 
@@ -58,9 +60,8 @@ def _mix() -> List[Tuple[Any, str, Dict[str, Any]]]:
         {"role": "assistant",
          "content": [{"type": "text", "text": "\u4e2d\u6587 'quoted' `code`"}]},
         {"role": "user", "content": [{"type": "text", "text": "what about \"parseConfig\"?"}]}]}
-    malformed = {"messages": [{"role": "user", "content": 42}]}
     return [(openai, "openai", {}), (anthropic, "anthropic", {}), (responses, "responses", {}),
-            (neutral, "neutral", {}), (openai, "auto", {}), (malformed, "openai", {}),
+            (neutral, "neutral", {}), (openai, "auto", {}), (MALFORMED, "openai", {}),
             (openai, "openai", {"deadline": 0.0})]
 
 
@@ -124,9 +125,16 @@ def main(argv: Optional[List[str]] = None) -> int:
     return 1 if failed else 0
 
 
-def test_memory_is_flat(benchmark: Any, implementation: str) -> None:
-    """pytest-benchmark: 20,000 evaluations, RSS growth after warm-up recorded."""
-    report = benchmark.pedantic(run, args=(20_000, implementation), rounds=1, iterations=1)
+def test_memory_is_flat(benchmark: Any, implementation: str, smoke: bool) -> None:
+    """pytest-benchmark: 20,000 evaluations (2,000 in the smoke run), RSS
+    growth after warm-up recorded."""
+    evaluations = 2_000 if smoke else 20_000
+    report = benchmark.pedantic(run, args=(evaluations, implementation), rounds=1,
+                                iterations=1)
+    assert report["evaluations"] == evaluations
+    mix = _mix()
+    assert report["errors"] == sum(1 for i in range(1, evaluations + 1)
+                                   if mix[i % len(mix)][0] is MALFORMED)
     benchmark.extra_info.update({k: v for k, v in report.items() if k != "points"})
     assert report["growth_after_warmup_kib"] < 4 * 1024
 

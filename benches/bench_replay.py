@@ -1,9 +1,10 @@
 """Replay throughput: 2,000 synthetic log lines (scripts/make_replay_log.py)
 through ``turnsignal.offline.replay`` with one process and with two.
 
-Run: ``pytest benches/bench_replay.py --benchmark-only``. The extra_info
-records the line and bad-line counts, so a run that lost lines cannot pass
-for a fast one. The memory / 100,000-line check is in docs/replay.md.
+Run: ``pytest benches/bench_replay.py --benchmark-only``. The line and
+bad-line counts are checked and recorded, so a run that lost lines cannot
+pass for a fast one; the smoke run (``--benchmark-disable``) replays 200.
+The memory / 100,000-line check is in docs/replay.md.
 """
 
 from __future__ import annotations
@@ -23,19 +24,26 @@ LINES, BAD_EVERY = 2000, 250
 
 
 @pytest.fixture(scope="module")
-def log(tmp_path_factory: pytest.TempPathFactory) -> bytes:
+def lines(smoke: bool) -> int:
+    """The log's length: a tenth in the smoke run (``--benchmark-disable``)."""
+    return LINES // 10 if smoke else LINES
+
+
+@pytest.fixture(scope="module")
+def log(tmp_path_factory: pytest.TempPathFactory, lines: int) -> bytes:
     path = tmp_path_factory.mktemp("replay") / "log.jsonl"
-    subprocess.run([sys.executable, str(SCRIPT), str(path), "--lines", str(LINES),
+    subprocess.run([sys.executable, str(SCRIPT), str(path), "--lines", str(lines),
                     "--bad-every", str(BAD_EVERY)], check=True)
     return path.read_bytes()
 
 
 @pytest.mark.parametrize("jobs", [1, 2])
-def test_replay(benchmark: Any, implementation: str, log: bytes, jobs: int) -> None:
+def test_replay(benchmark: Any, implementation: str, log: bytes, lines: int,
+                jobs: int) -> None:
     def run() -> Any:
         return replay(io.BytesIO(log), io.StringIO(), implementation=implementation, jobs=jobs)
 
     summary = benchmark.pedantic(run, rounds=3, iterations=1)
-    assert summary.lines == LINES and summary.bad_lines == LINES // BAD_EVERY
+    assert summary.lines == lines and summary.bad_lines == lines // BAD_EVERY
     benchmark.extra_info.update(lines=summary.lines, bad_lines=summary.bad_lines,
                                 jobs=jobs)

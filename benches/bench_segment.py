@@ -5,21 +5,21 @@ chunker, and the 273 real Claude Code sessions read and segmented.
 
 Run: ``pytest benches/bench_segment.py --benchmark-only``. The extra_info
 records the turns judged and the boundaries found, so a run that judged
-fewer turns cannot pass for a fast one.
+fewer turns cannot pass for a fast one. The smoke run (``--benchmark-disable``)
+segments a tenth of each size and of the sessions, checked the same way.
 """
 
 from __future__ import annotations
 
 import random
 from pathlib import Path
-from typing import Any, List
+from typing import Any, Callable, List, Sequence
 
 import pytest
-from datasets import SHARED
 
 from turnsignal.model import BlockType, Message, Role, TextBlock
 from turnsignal.segmentation import Segmenter
-from turnsignal.sessions import find_files, read_claude_code
+from turnsignal.sessions import Session, find_files, read_claude_code
 from turnsignal.sessions.load import is_claude_code_file
 
 TURNS = 10_000
@@ -51,56 +51,71 @@ def long_conversation() -> List[Message]:
     return conversation(TURNS)
 
 
+def _turns(smoke: bool) -> int:
+    return TURNS // 10 if smoke else TURNS
+
+
 @pytest.mark.parametrize("method", ["lexical.1", "lexical.2"])
 def test_evaluator_segmentation(benchmark: Any, implementation: str, method: str,
-                                long_conversation: List[Message]) -> None:
-    turns = TURNS if implementation == "native" else TURNS // 10
+                                long_conversation: List[Message], smoke: bool) -> None:
+    turns = _turns(smoke) if implementation == "native" else _turns(smoke) // 10
     messages = long_conversation[:2 * turns]
     segmenter = Segmenter(method=method, implementation=implementation)
     result = benchmark.pedantic(segmenter.segment, args=(messages,), rounds=3, iterations=1)
     assert len(result.judgements) == turns
-    benchmark.extra_info.update(turns=turns, segments=len(result),
-                                per_turn_us=round(benchmark.stats.stats.median / turns * 1e6, 1))
+    benchmark.extra_info.update(turns=turns, segments=len(result))
+    if benchmark.stats is not None:  # None when nothing was timed
+        benchmark.extra_info["per_turn_us"] = round(
+            benchmark.stats.stats.median / turns * 1e6, 1)
 
 
 @pytest.mark.parametrize("history", ["window"])
 def test_evaluator_segmentation_window(benchmark: Any, history: str,
-                                       long_conversation: List[Message]) -> None:
+                                       long_conversation: List[Message], smoke: bool) -> None:
+    turns = _turns(smoke)
     segmenter = Segmenter(history=history, implementation="native")
-    result = benchmark.pedantic(segmenter.segment, args=(long_conversation,), rounds=3,
-                                iterations=1)
-    assert len(result.judgements) == TURNS
-    benchmark.extra_info.update(turns=TURNS, segments=len(result))
+    result = benchmark.pedantic(segmenter.segment, args=(long_conversation[:2 * turns],),
+                                rounds=3, iterations=1)
+    assert len(result.judgements) == turns
+    benchmark.extra_info.update(turns=turns, segments=len(result))
 
 
-def test_jaccard_segmentation(benchmark: Any, long_conversation: List[Message]) -> None:
+def test_jaccard_segmentation(benchmark: Any, long_conversation: List[Message],
+                              smoke: bool) -> None:
+    turns = _turns(smoke)
     segmenter = Segmenter(method="jaccard")
-    result = benchmark.pedantic(segmenter.segment, args=(long_conversation,), rounds=3,
-                                iterations=1)
-    assert len(result.judgements) == TURNS
-    benchmark.extra_info.update(turns=TURNS, segments=len(result))
+    result = benchmark.pedantic(segmenter.segment, args=(long_conversation[:2 * turns],),
+                                rounds=3, iterations=1)
+    assert len(result.judgements) == turns
+    benchmark.extra_info.update(turns=turns, segments=len(result))
 
 
-def _sessions_folder() -> Path:
-    folder = SHARED / "datasets" / "claude-code" / "sessions"
-    if not folder.exists():
-        pytest.skip(f"shared sessions not found: {folder} (set TURNSIGNAL_SHARED)")
-    return folder
+@pytest.fixture(scope="module")
+def session_files(shared: Callable[..., Path], smoke: bool) -> List[Path]:
+    """The Claude Code session files (every tenth in the smoke run)."""
+    folder = shared("datasets", "claude-code", "sessions")
+    files = [p for p in find_files([folder]) if is_claude_code_file(p)]
+    return files[::10] if smoke else files
 
 
-def test_read_claude_code_sessions(benchmark: Any) -> None:
-    files = [p for p in find_files([_sessions_folder()]) if is_claude_code_file(p)]
-    sessions = benchmark.pedantic(lambda: [read_claude_code(p) for p in files], rounds=1,
-                                  iterations=1)
+@pytest.fixture(scope="module")
+def sessions(session_files: List[Path]) -> List[Session]:
+    return [read_claude_code(p) for p in session_files]
+
+
+def test_read_claude_code_sessions(benchmark: Any, session_files: List[Path]) -> None:
+    sessions = benchmark.pedantic(lambda: [read_claude_code(p) for p in session_files],
+                                  rounds=1, iterations=1)
+    assert len(sessions) == len(session_files)
     lines = sum(s.stats.lines for s in sessions)
-    benchmark.extra_info.update(files=len(files), lines=lines,
+    assert lines > 0
+    benchmark.extra_info.update(files=len(session_files), lines=lines,
                                 turns=sum(len(s.human_turns()) for s in sessions))
 
 
 @pytest.mark.parametrize("method", ["lexical.1", "lexical.2", "jaccard"])
-def test_segment_claude_code_sessions(benchmark: Any, method: str) -> None:
-    files = [p for p in find_files([_sessions_folder()]) if is_claude_code_file(p)]
-    sessions = [read_claude_code(p) for p in files]
+def test_segment_claude_code_sessions(benchmark: Any, method: str,
+                                      sessions: Sequence[Session]) -> None:
     segmenter = Segmenter(method=method)
     results = benchmark.pedantic(lambda: [segmenter.segment(s) for s in sessions], rounds=3,
                                  iterations=1)
