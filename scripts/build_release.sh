@@ -6,9 +6,11 @@
 # The wheel targets manylinux2014 (manylinux_2_17, glibc 2.17): maturin links
 # it with zig (from the `ziglang` package on PyPI, so no system toolchain is
 # needed) against glibc 2.17's symbols, and `auditwheel show` must confirm
-# the tag. One abi3 wheel serves CPython 3.10 and later. `pip wheel .` would
-# tag a wheel plain `linux` (PyPI refuses those); a build on this machine
-# without zig would need glibc 2.34 or later.
+# the tag. One abi3 wheel serves CPython 3.10 and later: per-version wheels
+# measured 2-4 % faster on real conversations (issue 28; docs/performance.md,
+# the seventh round), under the 10 % that would pay for four of them.
+# `pip wheel .` would tag a wheel plain `linux` (PyPI refuses those); a build
+# on this machine without zig would need glibc 2.34 or later.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${1:-dist}"
