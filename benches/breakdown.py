@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from datasets import sampled_requests
 
 from turnsignal import TopicContinuity, _hotpath, wire
-from turnsignal.topic_continuity.checkpoint import Checkpoint
+from turnsignal.checkpoint import Checkpoint
 from turnsignal.topic_continuity.classify import Classifier
 from turnsignal.topic_continuity.walk import evidence, locate_live
 

@@ -28,7 +28,8 @@ import warnings
 from types import ModuleType
 from typing import Any, List, Optional, Protocol, Sequence, Tuple
 
-__all__ = ["ENV_VAR", "Doc", "HotPath", "LiveTurn", "load", "native_available"]
+__all__ = ["ENV_VAR", "Doc", "HotPath", "LiveTurn", "default_module", "load", "native_available",
+           "numbers_only"]
 
 ENV_VAR = "TURNSIGNAL_IMPLEMENTATION"
 
@@ -209,6 +210,24 @@ def load(name: str | None = None) -> Tuple[str, ModuleType]:
 
         return "python", _reference
     return "native", _native
+
+
+_default: Optional[ModuleType] = None
+
+
+def default_module() -> ModuleType:
+    """The environment's implementation, chosen on first use and kept (not
+    at import: choosing may warn that the native extension is missing)."""
+    global _default
+    if _default is None:
+        _default = load()[1]
+    return _default
+
+
+def numbers_only(values: Tuple[Any, ...]) -> bool:
+    """The environment's ``numbers_only`` (see ``HotPath.numbers_only``), for
+    results built outside an evaluation, which has its own hot path."""
+    return default_module().numbers_only(values)  # type: ignore[no-any-return]
 
 
 _fallback_warned = False

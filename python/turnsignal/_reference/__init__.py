@@ -12,6 +12,7 @@ from typing import List, Sequence, Tuple
 
 from turnsignal._reference import masking, phrases
 from turnsignal._reference.charclass import lowercase
+from turnsignal._reference.decode import evaluation_doc, request_facts
 from turnsignal._reference.doc import live_turn, messages_doc, prior_turn, tool_ids_match
 from turnsignal._reference.doc_lexical2 import live_turn2, prior_turn2
 from turnsignal._reference.entities import segment_entities
@@ -28,7 +29,6 @@ from turnsignal._reference.lexical2 import (
 )
 from turnsignal._reference.lexical2_stem import stem
 from turnsignal._reference.provenance import provenance_parts
-from turnsignal._reference.request import evaluation_doc, request_facts
 from turnsignal._reference.scoring import LiveTurn, analyze_live, prose_term_count, score_prior
 from turnsignal._reference.terms import term_set as _term_set
 from turnsignal._reference.terms import terms

@@ -16,10 +16,10 @@ from typing import (
     overload,
 )
 
-from .. import wire
+from .. import _hotpath, wire
 from ..model import Conversation
 from ..wire import check_format
-from .facts import ConversationFacts, _hotpath_module, compute_facts
+from .facts import ConversationFacts, compute_facts
 from .rules import ConversationRule, parse_conversation_rules
 
 __all__ = ["ConversationResults", "ConversationRuleResult", "ConversationSignal", "rule_value"]
@@ -107,7 +107,7 @@ class ConversationSignal:
         """Count the facts of ``request`` (every message, no text read) and
         evaluate every rule. Raises ``WireFormatError`` for a bad request."""
         check_format(format)
-        counted = _hotpath_module().request_facts(request, format, wire.MAX_REQUEST_VALUES)
+        counted = _hotpath.default_module().request_facts(request, format, wire.MAX_REQUEST_VALUES)
         return self.evaluate_facts(ConversationFacts(*counted[0]))
 
     def evaluate_conversation(self, conversation: Conversation) -> ConversationResults:

@@ -16,7 +16,6 @@ import dataclasses
 import time
 from typing import Any, Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple, Union
 
-from turnsignal import TopicContinuity
 from turnsignal.config import ConfigSource, TopicContinuityRule
 from turnsignal.config.evaluators import EVALUATORS, LEXICAL2
 from turnsignal.offline.eval import (
@@ -31,6 +30,7 @@ from turnsignal.offline.metrics import CHANGE, CONTINUATION, LABELS, Confusion
 from turnsignal.offline.pool import chunked, ordered_map
 from turnsignal.offline.replay import build_signal
 from turnsignal.offline.splits import OTHER, SPLIT_GROUPS, TEST, TUNE, split_group
+from turnsignal.topic_continuity import TopicContinuity
 
 __all__ = ["DEFAULT_POOL", "CompareReport", "Variant", "compare_evaluators", "variants"]
 

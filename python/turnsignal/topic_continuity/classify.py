@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Optional, Tuple
 
-from turnsignal._reference.values import numbers_only as _numbers_only
+from turnsignal._hotpath import numbers_only as _numbers_only
 from turnsignal.topic_continuity.constants import (
     DISJOINT_CONFIDENCE_MAX,
     DISJOINT_CONFIDENCE_MIN,

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, Optional, Tuple
 
+from turnsignal._hotpath import numbers_only as _numbers_only
 from turnsignal._lexicons import lexical2 as _lex
-from turnsignal._reference.values import numbers_only as _numbers_only
 from turnsignal.config.evaluators import LEXICAL2
 from turnsignal.topic_continuity.classify import _not_full, disjoint_row, overlap_confidence
 from turnsignal.topic_continuity.constants import (

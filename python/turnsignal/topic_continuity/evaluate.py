@@ -8,9 +8,9 @@ from time import perf_counter_ns
 from types import ModuleType
 from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
+from turnsignal.checkpoint import CancelToken, Checkpoint
 from turnsignal.config.evaluators import CHANGE_EVIDENCE, LEXICAL1, LEXICAL2
 from turnsignal.config.ranges import effective_range_problem
-from turnsignal.topic_continuity.checkpoint import CancelToken, Checkpoint
 from turnsignal.topic_continuity.classify import Classifier
 from turnsignal.topic_continuity.classify2 import Classifier2
 from turnsignal.topic_continuity.policy import HistoryPolicy

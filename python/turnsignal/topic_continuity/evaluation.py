@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union, overload
 
 from turnsignal.topic_continuity.evaluate import RuleOutcome, Run
+from turnsignal.topic_continuity.replay import replay_records
 from turnsignal.topic_continuity.result import TopicContinuityResult
 
 __all__ = ["Results", "TopicContinuityEvaluation"]
@@ -118,9 +119,6 @@ class TopicContinuityEvaluation:
 
     def replay_records(self) -> List[Dict[str, Any]]:
         """One content-free replay record per rule, in declaration order (spec §12)."""
-        # Imported here: observability imports this module.
-        from turnsignal.observability.replay import replay_records
-
         return replay_records(self)
 
     def __repr__(self) -> str:

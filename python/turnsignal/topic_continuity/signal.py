@@ -9,6 +9,7 @@ from typing import Any, Callable, Iterable, Mapping, Optional, Sequence, Tuple, 
 
 from turnsignal import _hotpath, wire
 from turnsignal._provenance import Provenance, capture
+from turnsignal.checkpoint import CancelToken, check_arguments, seconds
 from turnsignal.config import (
     TopicContinuityRule,
     default_rules,
@@ -19,7 +20,6 @@ from turnsignal.config.loader import source_prefix
 from turnsignal.errors import ConfigError, ConfigIssue, WireFormatError
 from turnsignal.model import Message
 from turnsignal.observers import as_tuple, notify
-from turnsignal.topic_continuity.checkpoint import CancelToken, check_arguments, seconds
 from turnsignal.topic_continuity.evaluate import (
     EvalConfig,
     Run,

@@ -15,7 +15,7 @@ from __future__ import annotations
 from types import ModuleType
 from typing import Any, Dict, NamedTuple, Optional, Tuple
 
-from turnsignal.topic_continuity.checkpoint import Checkpoint
+from turnsignal.checkpoint import Checkpoint
 from turnsignal.topic_continuity.constants import DECAY
 from turnsignal.topic_continuity.policy import HistoryPolicy
 from turnsignal.topic_continuity.result import ZERO_FEATURES, Coverage, Features, Reason, Scope

@@ -1,5 +1,5 @@
 //! Anthropic Messages → the neutral model (mirrors
-//! `python/turnsignal/wire/anthropic.py`): messages are cut at every
+//! `python/turnsignal/_reference/request/anthropic.py`): messages are cut at every
 //! `tool_result` block, and a message's blocks are read from its end.
 
 use super::model::{Block, BlockKind, Role};

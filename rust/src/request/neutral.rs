@@ -1,4 +1,4 @@
-//! The neutral format itself (mirrors `python/turnsignal/wire/neutral.py`).
+//! The neutral format itself (mirrors `python/turnsignal/_reference/request/neutral.py`).
 
 use super::model::{Block, BlockKind, Role};
 use super::openai::{arguments_block, text_part, Top};

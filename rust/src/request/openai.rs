@@ -1,5 +1,5 @@
 //! OpenAI Chat Completions → the neutral model (mirrors
-//! `python/turnsignal/wire/openai.py`).
+//! `python/turnsignal/_reference/request/openai.py`).
 
 use super::model::{Block, BlockKind, Role};
 use super::read::wrong_type;

@@ -1,6 +1,6 @@
 //! Typed reads shared by the format decoders, and the bounded walk from the
-//! end of a wire list (mirrors `python/turnsignal/wire/_common.py` and
-//! `_walk.py`: the same reads, in the same order, with the same errors).
+//! end of a wire list (mirrors `python/turnsignal/_reference/request/read.py`
+//! and `sink.py`: the same reads, in the same order, with the same errors).
 
 use super::model::{Block, BlockKind};
 use super::sink::Sink;

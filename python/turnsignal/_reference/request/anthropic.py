@@ -1,12 +1,13 @@
-"""Anthropic Messages → the neutral model (spec wire-formats.md).
+"""Anthropic Messages → the neutral model (spec wire-formats.md; the twin of
+``rust/src/request/anthropic.rs``).
 
 Anthropic carries tool results inside user messages; the neutral model wants
 each one as its own ``tool`` message, so messages are cut at every
 ``tool_result`` block. A message's blocks are read from its end, so that the
-bounded walk (``_walk``) meets the newest pieces first and can stop inside a
+bounded walk (``sink.walk_back``) meets the newest pieces first and can stop inside a
 message of any length.
 
-What each mode reads (``_reader``): FULL everything; LEAN skips the top-level
+What each mode reads (``source``): FULL everything; LEAN skips the top-level
 ``system``, tool inputs (a ``tool_use`` always has arguments) and tool result
 content; COUNT reads roles and block types only.
 """
@@ -15,20 +16,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Dict, Optional, Tuple
 
-from ..errors import WireFormatError
-from ..model import (
-    Block,
-    BlockType,
-    Conversation,
-    Instruction,
-    MediaBlock,
-    OtherBlock,
-    Role,
-    TextBlock,
-    ToolCallBlock,
-    ToolResultBlock,
-)
-from ._common import (
+from turnsignal._reference.request.read import (
     MAX_DEPTH,
     block_type,
     blocks_of,
@@ -42,9 +30,33 @@ from ._common import (
     text_block,
     tools_and_choice,
 )
-from ._json import tool_input_json
-from ._reader import COUNT, FULL, LEAN, LIST, MAP, MISSING, STR, Reader, shape, type_name
-from ._walk import Collector, walk_back
+from turnsignal._reference.request.sink import Collector, walk_back
+from turnsignal._reference.request.source import (
+    COUNT,
+    FULL,
+    LEAN,
+    LIST,
+    MAP,
+    MISSING,
+    STR,
+    Reader,
+    shape,
+    type_name,
+)
+from turnsignal._reference.request.tool_input import tool_input_json
+from turnsignal.errors import WireFormatError
+from turnsignal.model import (
+    Block,
+    BlockType,
+    Conversation,
+    Instruction,
+    MediaBlock,
+    OtherBlock,
+    Role,
+    TextBlock,
+    ToolCallBlock,
+    ToolResultBlock,
+)
 
 __all__ = ["decode_anthropic"]
 
@@ -68,7 +80,7 @@ def _tool_input_json(reader: Reader, block: Any) -> str:
     try:
         if shape(value) == MAP and reader.length(value) == 0:
             return "{}"
-        # The snapshot bounds the work on a caller's object graph (see _json).
+        # The snapshot bounds the work on a caller's object graph (see tool_input).
         text = tool_input_json(reader, value)
     except WireFormatError as error:
         raise located("input", error) from None

@@ -7,11 +7,9 @@ numbers it was computed from and what it cost.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Dict, List, Tuple
+from typing import Any, Dict, Iterable, List, Protocol, Tuple
 
-if TYPE_CHECKING:  # pragma: no cover
-    from turnsignal.topic_continuity.evaluate import RuleOutcome
-    from turnsignal.topic_continuity.evaluation import TopicContinuityEvaluation
+from turnsignal.topic_continuity.evaluate import RuleOutcome
 
 __all__ = ["REPLAY_FIELDS", "replay_record", "replay_records"]
 
@@ -57,6 +55,14 @@ def replay_record(outcome: RuleOutcome) -> Dict[str, Any]:
     }
 
 
-def replay_records(evaluation: TopicContinuityEvaluation) -> List[Dict[str, Any]]:
-    """One replay record per rule, in declaration order."""
+class _Evaluated(Protocol):
+    """A ``TopicContinuityEvaluation`` as read here (which imports this module)."""
+
+    @property
+    def outcomes(self) -> Iterable[RuleOutcome]: ...
+
+
+def replay_records(evaluation: _Evaluated) -> List[Dict[str, Any]]:
+    """One replay record per rule of a ``TopicContinuityEvaluation``, in
+    declaration order."""
     return [replay_record(outcome) for outcome in evaluation.outcomes]

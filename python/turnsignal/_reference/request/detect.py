@@ -1,4 +1,5 @@
-"""``format="auto"``: pick the wire format of a request (spec wire-formats.md).
+"""``format="auto"``: pick the wire format of a request (spec wire-formats.md;
+the twin of ``rust/src/request/detect.rs``).
 
 Detection never raises on a malformed request: it only looks at what is well
 formed, and the chosen decoder reports the structural errors. It is bounded
@@ -10,7 +11,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._reader import LIST, MAP, MISSING, STR, Reader, Stop, plain_str, shape
+from turnsignal._reference.request.source import (
+    LIST,
+    MAP,
+    MISSING,
+    STR,
+    Reader,
+    Stop,
+    plain_str,
+    shape,
+)
 
 __all__ = ["DETECT_BLOCKS", "DETECT_MESSAGES", "detect"]
 

@@ -1,4 +1,5 @@
-"""Requests → what the evaluators read, with the reference decoders.
+"""Requests → what the evaluators read, with the reference decoders (the twin
+of ``rust/src/python/decode.rs``).
 
 ``evaluation_doc`` decodes what the topic-continuity evaluator visits (the
 newest 512 messages / 4,096 blocks, LEAN), ``request_facts`` counts the
@@ -17,13 +18,12 @@ from turnsignal._reference.doc import (
     Doc,
     messages_doc,
 )
-from turnsignal.topic_continuity.checkpoint import Checkpoint
+from turnsignal._reference.facts import count_facts, facts_of
+from turnsignal._reference.request import COUNT, LEAN, Decoded, decode_reference
+from turnsignal._reference.request.source import CancelFailed, Cancelled
+from turnsignal.checkpoint import Checkpoint
 
 __all__ = ["evaluation_doc", "request_facts"]
-
-
-class CancelFailed(RuntimeError):
-    """``cancel.is_set()`` raised while decoding."""
 
 
 def _checkpoint(deadline: Optional[float], cancel: Any) -> Optional[Checkpoint]:
@@ -33,19 +33,17 @@ def _checkpoint(deadline: Optional[float], cancel: Any) -> Optional[Checkpoint]:
 
 
 def _decoded(request: Any, format: str, mode: int, budget: int, deadline: Optional[float],
-             cancel: Any, **caps: int) -> Optional[Any]:
+             cancel: Any, **caps: int) -> Optional[Decoded]:
     """``decode_reference`` with the deadline and ``cancel`` checked while
     decoding: None when cancelled; ``CancelFailed`` when ``cancel`` raised."""
-    from turnsignal.wire import decode_reference
-    from turnsignal.wire._reader import CancelFailed as Failed
-    from turnsignal.wire._reader import Cancelled
-
     try:
         return decode_reference(request, format, mode, budget,
                                 checkpoint=_checkpoint(deadline, cancel), **caps)
     except Cancelled:
         return None
-    except Failed:
+    except CancelFailed:
+        # A new one, raised outside the handler: no chain back to what
+        # cancel.is_set() raised (its message could quote anything).
         failure = CancelFailed("cancel.is_set() raised")
     raise failure
 
@@ -55,8 +53,6 @@ def evaluation_doc(request: Any, format: str, budget: int, deadline: Optional[fl
     """The evaluator's ``Doc`` of ``request`` (at most ``budget`` values
     read); None when the deadline passed or ``cancel`` was set while
     decoding. Raises ``WireFormatError``."""
-    from turnsignal.wire import LEAN
-
     decoded = _decoded(request, format, LEAN, budget, deadline, cancel,
                        tail_messages=MAX_SCAN_MESSAGES, tail_blocks=MAX_CONTENT_BLOCKS)
     if decoded is None:
@@ -71,12 +67,8 @@ def request_facts(request: Any, format: str, budget: int, deadline: Optional[flo
     """``(the ConversationFacts fields in order, concrete format)`` of the
     whole request (at most ``budget`` values read); None when the deadline
     passed or ``cancel`` was set while decoding. Raises ``WireFormatError``."""
-    from turnsignal import _reference
-    from turnsignal.conversation.facts import compute_facts
-    from turnsignal.wire import COUNT
-
     decoded = _decoded(request, format, COUNT, budget, deadline, cancel)
     if decoded is None:
         return None
     conversation = decoded.conversation
-    return tuple(compute_facts(conversation, _reference)), conversation.format
+    return facts_of(conversation, count_facts, budget), conversation.format

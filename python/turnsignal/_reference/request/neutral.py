@@ -1,7 +1,8 @@
 """The neutral format itself (spec topic-continuity.md §2): the shape of the
-conformance vectors, validated and cleaned like any other wire format.
+conformance vectors, validated and cleaned like any other wire format (the
+twin of ``rust/src/request/neutral.rs``).
 
-What each mode reads (``_reader``): FULL everything; LEAN skips tool result
+What each mode reads (``source``): FULL everything; LEAN skips tool result
 content; COUNT reads roles and block types only.
 """
 
@@ -9,20 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Tuple
 
-from ..errors import WireFormatError
-from ..model import (
-    OPAQUE_TYPES,
-    Block,
-    BlockType,
-    Conversation,
-    MediaBlock,
-    OtherBlock,
-    Role,
-    TextBlock,
-    ToolCallBlock,
-    ToolResultBlock,
-)
-from ._common import (
+from turnsignal._reference.request.read import (
     MAX_DEPTH,
     block_type,
     content_blocks,
@@ -34,8 +22,21 @@ from ._common import (
     role_of,
     tools_and_choice,
 )
-from ._reader import COUNT, FULL, MISSING, Reader, type_name
-from ._walk import Collector, walk_back
+from turnsignal._reference.request.sink import Collector, walk_back
+from turnsignal._reference.request.source import COUNT, FULL, MISSING, Reader, type_name
+from turnsignal.errors import WireFormatError
+from turnsignal.model import (
+    OPAQUE_TYPES,
+    Block,
+    BlockType,
+    Conversation,
+    MediaBlock,
+    OtherBlock,
+    Role,
+    TextBlock,
+    ToolCallBlock,
+    ToolResultBlock,
+)
 
 __all__ = ["decode_neutral"]
 

@@ -1,4 +1,5 @@
-"""Shared helpers of the wire decoders: typed reads, string cleaning, error paths.
+"""Shared helpers of the wire decoders: typed reads, string cleaning, error paths
+(the twin of ``rust/src/request/read.rs``).
 
 Errors are raised with a path *relative* to the value being decoded and are
 re-rooted by each caller on the way up (``located``). Paths are therefore only
@@ -11,10 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable, Iterator, List, Mapping, Optional, Tuple, TypeVar
 
-from .._text import clean
-from ..errors import WireFormatError
-from ..model import Block, BlockType, TextBlock
-from ._reader import (
+from turnsignal._reference.request.source import (
     COUNT,
     LEAN,
     LIST,
@@ -27,6 +25,9 @@ from ._reader import (
     shape,
     type_name,
 )
+from turnsignal._text import clean
+from turnsignal.errors import WireFormatError
+from turnsignal.model import Block, BlockType, TextBlock
 
 __all__ = [
     "MAX_DEPTH",

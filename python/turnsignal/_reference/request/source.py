@@ -1,4 +1,5 @@
-"""Counted access to a caller's request: the one way the decoders read it.
+"""Counted access to a caller's request: the one way the decoders read it
+(the twin of ``rust/src/request/source.rs``).
 
 Every read of the request goes through a ``Reader``: a mapping lookup
 (``get``), a list length (``length``) or a list item (``item``) costs one unit
@@ -26,12 +27,10 @@ whose message could quote the request.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Optional
+from typing import Any, Optional
 
-from ..errors import WireFormatError
-
-if TYPE_CHECKING:  # the checkpoint module imports nothing from here at run time
-    from ..topic_continuity.checkpoint import Checkpoint
+from turnsignal.checkpoint import Checkpoint
+from turnsignal.errors import WireFormatError
 
 __all__ = [
     "COUNT",
@@ -52,7 +51,7 @@ __all__ = [
     "unreadable",
 ]
 
-#: What a decode call reads (see ``turnsignal.wire.decode_for``):
+#: What a decode call reads (see ``turnsignal._reference.request.decode_reference``):
 #: everything (``decode()``), what the topic-continuity evaluator needs, or
 #: only what the conversation facts count.
 FULL, LEAN, COUNT = 0, 1, 2
@@ -134,7 +133,8 @@ class Cancelled(Stop):
 
 
 class CancelFailed(Stop):
-    """``cancel.is_set()`` raised while decoding."""
+    """``cancel.is_set()`` raised while decoding (the caller's failure: the
+    evaluators log its type and give the fallback result)."""
 
 
 class OverBudget(Stop):

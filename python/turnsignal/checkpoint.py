@@ -1,4 +1,5 @@
-"""Deadline and cancellation checks between bounded stages (spec §9)."""
+"""Deadline and cancellation checks between bounded stages (spec §9): the
+one ``Checkpoint`` the decoders and the walk both consult."""
 
 from __future__ import annotations
 
@@ -6,21 +7,11 @@ import math
 import time
 from typing import Any, Optional, Protocol
 
-__all__ = ["CancelToken", "Cancelled", "Checkpoint", "check_arguments", "seconds"]
+__all__ = ["CancelToken", "Checkpoint", "check_arguments", "seconds"]
 
 
 class CancelToken(Protocol):
     def is_set(self) -> bool: ...
-
-
-class Cancelled(Exception):
-    """Raised inside one policy group's preparation or extraction when a check
-    finds the deadline passed or the token set; the orchestration turns it into
-    the ``unknown_cancelled`` result with the scope observed so far."""
-
-    def __init__(self, feature_cap_reached: bool = False) -> None:
-        super().__init__("cancelled")
-        self.feature_cap_reached = feature_cap_reached
 
 
 def check_arguments(history_available: Any, deadline: Any, cancel: Any) -> None:
@@ -73,7 +64,3 @@ class Checkpoint:
         if self.cancel is not None and self.cancel.is_set():
             return True
         return self.deadline is not None and time.monotonic() >= self.deadline
-
-    def check(self, feature_cap_reached: bool = False) -> None:
-        if self.active and self.expired():
-            raise Cancelled(feature_cap_reached)

@@ -1,4 +1,6 @@
-"""Bounded decoding: walk a wire list from the end, stop at the caller's caps.
+"""Bounded decoding: walk a wire list from the end, stop at the caller's caps
+(the twin of ``rust/src/request/sink.rs``, the ``Collector``, and of the walk
+of ``read.rs``).
 
 The evaluator only ever visits the newest messages (spec topic-continuity.md
 §5.1: 512 messages, 4,096 blocks), so decoding walks backwards and stops as
@@ -18,10 +20,10 @@ from __future__ import annotations
 
 from typing import Any, Callable, List, NamedTuple, Optional, Tuple
 
-from ..errors import WireFormatError
-from ..model import Block, Instruction, Message, Role
-from ._common import located
-from ._reader import LEAN, OverBudget, Reader, Stop
+from turnsignal._reference.request.read import located
+from turnsignal._reference.request.source import LEAN, OverBudget, Reader, Stop
+from turnsignal.errors import WireFormatError
+from turnsignal.model import Block, Instruction, Message, Role
 
 __all__ = ["CapReached", "Collector", "Walk", "walk_back"]
 

@@ -1,11 +1,12 @@
-"""OpenAI Responses → the neutral model (spec wire-formats.md).
+"""OpenAI Responses → the neutral model (spec wire-formats.md; the twin of
+``rust/src/request/responses.rs``).
 
 Every input item decodes on its own: each ``function_call`` is its own
 assistant message (the reference does not merge them, and it matters at the
 message cap). An ``item_reference`` among the decoded items means part of the
 history lives on the server.
 
-What each mode reads (``_reader``): FULL everything; LEAN skips
+What each mode reads (``source``): FULL everything; LEAN skips
 ``instructions``, the content of system and developer items and tool
 outputs; COUNT reads item types, roles, the part types of user content and
 the number of reasoning parts, no text.
@@ -15,20 +16,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Dict, Tuple
 
-from ..errors import WireFormatError
-from ..model import (
-    Block,
-    BlockType,
-    Conversation,
-    Instruction,
-    MediaBlock,
-    OtherBlock,
-    Role,
-    TextBlock,
-    ToolCallBlock,
-    ToolResultBlock,
-)
-from ._common import (
+from turnsignal._reference.request.read import (
     block_type,
     content_blocks,
     decode_iter,
@@ -40,8 +28,32 @@ from ._common import (
     text_block,
     tools_and_choice,
 )
-from ._reader import COUNT, FULL, LEAN, LIST, MISSING, STR, Reader, plain_str, shape, type_name
-from ._walk import CapReached, Collector, Walk, walk_back
+from turnsignal._reference.request.sink import CapReached, Collector, Walk, walk_back
+from turnsignal._reference.request.source import (
+    COUNT,
+    FULL,
+    LEAN,
+    LIST,
+    MISSING,
+    STR,
+    Reader,
+    plain_str,
+    shape,
+    type_name,
+)
+from turnsignal.errors import WireFormatError
+from turnsignal.model import (
+    Block,
+    BlockType,
+    Conversation,
+    Instruction,
+    MediaBlock,
+    OtherBlock,
+    Role,
+    TextBlock,
+    ToolCallBlock,
+    ToolResultBlock,
+)
 
 __all__ = ["decode_responses"]
 

@@ -1,4 +1,6 @@
-"""A bounded snapshot of a JSON-shaped value, for ``json.dumps``.
+"""The JSON text of a tool input, from a bounded snapshot of the value (the
+native decoder calls ``native_tool_input_json`` too: ``rust/src/python/
+source.rs``, ``tool_input_json``).
 
 ``json.dumps`` on a caller's object graph is unbounded in three ways: it
 recurses (a 100,000-level input hits the recursion limit, and how deep it may
@@ -22,8 +24,16 @@ import json
 from itertools import islice
 from typing import Any, Dict, List, Tuple, Union
 
-from ..errors import WireFormatError
-from ._reader import FULL, LIST, MAP, Reader, shape, type_name, unreadable
+from turnsignal._reference.request.source import (
+    FULL,
+    LIST,
+    MAP,
+    Reader,
+    shape,
+    type_name,
+    unreadable,
+)
+from turnsignal.errors import WireFormatError
 
 __all__ = ["MAX_JSON_DEPTH", "native_tool_input_json", "snapshot", "tool_input_json"]
 

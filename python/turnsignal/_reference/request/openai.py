@@ -1,6 +1,7 @@
-"""OpenAI Chat Completions → the neutral model (spec wire-formats.md).
+"""OpenAI Chat Completions → the neutral model (spec wire-formats.md; the twin
+of ``rust/src/request/openai.rs``).
 
-What each mode reads (``_reader``): FULL everything; LEAN skips the content
+What each mode reads (``source``): FULL everything; LEAN skips the content
 of instructions and of tool messages (the evaluator never reads them); COUNT
 reads roles, the part types of user content, the entries of ``tool_calls``
 and ``function_call`` — what the conversation facts count — and no text.
@@ -10,19 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from ..errors import WireFormatError
-from ..model import (
-    Block,
-    BlockType,
-    Conversation,
-    MediaBlock,
-    OtherBlock,
-    Role,
-    TextBlock,
-    ToolCallBlock,
-    ToolResultBlock,
-)
-from ._common import (
+from turnsignal._reference.request.read import (
     block_type,
     clean,
     content_blocks,
@@ -36,8 +25,20 @@ from ._common import (
     role_of,
     tools_and_choice,
 )
-from ._reader import COUNT, FULL, MISSING, STR, Reader, shape, type_name
-from ._walk import Collector, walk_back
+from turnsignal._reference.request.sink import Collector, walk_back
+from turnsignal._reference.request.source import COUNT, FULL, MISSING, STR, Reader, shape, type_name
+from turnsignal.errors import WireFormatError
+from turnsignal.model import (
+    Block,
+    BlockType,
+    Conversation,
+    MediaBlock,
+    OtherBlock,
+    Role,
+    TextBlock,
+    ToolCallBlock,
+    ToolResultBlock,
+)
 
 __all__ = ["decode_openai"]
 
