@@ -16,7 +16,7 @@ from turnsignal._reference.doc import (
     MAX_CONTENT_BLOCKS,
     MAX_SCAN_MESSAGES,
     Doc,
-    messages_doc,
+    window_doc,
 )
 from turnsignal._reference.facts import count_facts, facts_of
 from turnsignal._reference.request import COUNT, LEAN, Decoded, decode_reference
@@ -58,8 +58,8 @@ def evaluation_doc(request: Any, format: str, budget: int, deadline: Optional[fl
     if decoded is None:
         return None
     conversation = decoded.conversation
-    return messages_doc(conversation.messages, decoded.truncated,
-                        conversation.history_available, conversation.format)
+    return window_doc(conversation.messages, decoded.truncated,
+                      conversation.history_available, conversation.format)
 
 
 def request_facts(request: Any, format: str, budget: int, deadline: Optional[float] = None,

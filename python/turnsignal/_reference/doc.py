@@ -36,6 +36,7 @@ __all__ = [
     "prior_turn",
     "prior_window",
     "tool_ids_match",
+    "window_doc",
 ]
 
 # Message kinds (one byte each in ``Doc.kinds``).
@@ -93,8 +94,13 @@ class Doc:
         self.layout = (self.kinds, floor, starts)
 
 
-def messages_doc(messages: Sequence[Message], truncated: bool = False,
-                 history_available: bool = True, format: str = "neutral") -> Doc:
+def messages_doc(messages: Sequence[Message]) -> Doc:
+    """The ``Doc`` of already-decoded neutral messages (``window_doc``)."""
+    return window_doc(messages)
+
+
+def window_doc(messages: Sequence[Message], truncated: bool = False,
+               history_available: bool = True, format: str = "neutral") -> Doc:
     """The window the evaluator may visit: walking from the newest message,
     the one that makes the count reach 512 messages or 4,096 blocks is the
     first (and cannot itself be visited); ``truncated`` means decoding

@@ -17,9 +17,8 @@ from typing import (
 )
 
 from .. import _hotpath, wire
-from ..model import Conversation
 from ..wire import check_format
-from .facts import ConversationFacts, compute_facts
+from .facts import ConversationFacts
 from .rules import ConversationRule, parse_conversation_rules
 
 __all__ = ["ConversationResults", "ConversationRuleResult", "ConversationSignal", "rule_value"]
@@ -109,9 +108,6 @@ class ConversationSignal:
         check_format(format)
         counted = _hotpath.default_module().request_facts(request, format, wire.MAX_REQUEST_VALUES)
         return self.evaluate_facts(ConversationFacts(*counted[0]))
-
-    def evaluate_conversation(self, conversation: Conversation) -> ConversationResults:
-        return self.evaluate_facts(compute_facts(conversation))
 
     def evaluate_facts(self, facts: ConversationFacts) -> ConversationResults:
         return ConversationResults(rule_value(rule, facts) for rule in self.rules)

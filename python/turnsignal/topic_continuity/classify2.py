@@ -24,7 +24,7 @@ from turnsignal.topic_continuity.result import (
 )
 from turnsignal.topic_continuity.walk import LIVE_TOOL, Cues, Evidence
 
-__all__ = ["EVIDENCE_LEVEL", "Classifier2", "classify2"]
+__all__ = ["EVIDENCE_LEVEL", "Classifier2"]
 
 #: ``change_evidence`` as a level: each adds a path to the ones before.
 EVIDENCE_LEVEL = {"explicit": 0, "request": 1, "disjoint": 2}
@@ -181,8 +181,3 @@ class Classifier2:
         return group_result(name, class_, reason, confidence, self.coverage, self.scope,
                             self.features, self.shared_valid, LEXICAL2)
 
-
-def classify2(name: str, continuation: float, change: float, change_evidence: str,
-              x: Evidence) -> TopicContinuityResult:
-    """One lexical.2 rule's result over its group's evidence."""
-    return Classifier2(x).result(name, continuation, change, change_evidence)
