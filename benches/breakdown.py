@@ -25,7 +25,7 @@ from datasets import sampled_requests
 
 from turnsignal import TopicContinuity, _hotpath, wire
 from turnsignal.checkpoint import Checkpoint
-from turnsignal.topic_continuity.classify import Classifier
+from turnsignal.topic_continuity.classify.lexical1 import Lexical1Classifier
 from turnsignal.topic_continuity.walk import evidence, locate_live
 
 
@@ -88,7 +88,8 @@ def breakdown(implementation: str) -> Dict[str, float]:
             native.append(timed.spent)
         stages["native calls"].append(min(native))
         stages["walk"].append(min(walked) - min(native))
-        stages["classify"].append(_ns(lambda f=found: Classifier(f).result("r", 0.35, 0.08)))
+        stages["classify"].append(
+            _ns(lambda f=found: Lexical1Classifier(f).result("r", 0.35, 0.08)))
     medians = {name: statistics.median(values) / 1000 for name, values in stages.items()}
     parts = sum(v for k, v in medians.items() if k != "evaluate")
     medians["rest of evaluate"] = max(0.0, medians["evaluate"] - parts)

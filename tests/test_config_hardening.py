@@ -23,7 +23,7 @@ from turnsignal.config.bounds import MAX_CONFIG_BYTES, MAX_CONFIG_DEPTH, MAX_CON
 from turnsignal.config.keys import near_miss
 from turnsignal.decisions import parse_decisions
 from turnsignal.errors import ConfigError
-from turnsignal.topic_continuity.evaluate import EvalConfig, valid_config
+from turnsignal.topic_continuity.plan import EvaluatorConfig, valid_config
 
 P = "routing.signals.topic_continuity"
 RULE = [{"name": "tb"}]
@@ -343,7 +343,7 @@ def test_ranges_have_one_definition(monkeypatch: pytest.MonkeyPatch, field: str,
     lines = issues(parse_topic_continuity_rules, [{"name": "r", "limits": limits}])
     assert f"{P}[0]: limits.{key} must be in [{bounds[0]}, {bounds[1]}], got {low}" in lines
     effective = dict(limits)
-    assert not valid_config(EvalConfig("r", True, 0.35, 0.08, effective["max_prior_turns"],
+    assert not valid_config(EvaluatorConfig("r", True, 0.35, 0.08, effective["max_prior_turns"],
                                        effective["max_turn_bytes"],
                                        effective["max_input_bytes"]))
 
@@ -357,7 +357,7 @@ def test_the_evaluator_check_agrees_with_validation_at_every_bound() -> None:
                 rule = TopicContinuityRule.unchecked(name="r", max_prior_turns=prior,
                                                      max_turn_bytes=turn,
                                                      max_input_bytes=input_bytes)
-                config = EvalConfig("r", True, 0.35, 0.08, prior, turn, input_bytes)
+                config = EvaluatorConfig("r", True, 0.35, 0.08, prior, turn, input_bytes)
                 expected = (1 <= prior <= 32 and 256 <= turn <= 65536
                             and 1024 <= input_bytes <= 1048576 and input_bytes >= turn)
                 assert rule.is_valid() is expected and valid_config(config) is expected

@@ -16,7 +16,7 @@ from drift_stub_server import StubServer, reply, serving, status
 from turnsignal import TopicContinuity
 from turnsignal.cli import main
 from turnsignal.drift import DEFAULT_TOPIC_RULE, Basis, DriftClassifier
-from turnsignal.drift.evaluation import evaluate_cases, read_cases
+from turnsignal.drift.eval import evaluate_cases, read_cases
 
 LABELED = ROOT / "tests" / "data" / "drift" / "labeled.jsonl"
 

@@ -8,9 +8,8 @@ from __future__ import annotations
 import inspect
 from typing import Any, List, Tuple
 
-from conftest import load_hotpath
-
 import turnsignal._reference as reference
+from conftest import load_hotpath
 
 #: What only the extension has, and why.
 NATIVE_ONLY = {

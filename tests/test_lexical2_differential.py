@@ -89,7 +89,7 @@ def test_content_terms_and_definite_heads(segs: List[str]) -> None:
 @example(["Una nueva pregunta: ¿dónde está?"])
 @example(["Comme je l’ai dit, non."])
 def test_phrase_flags2(segs: List[str]) -> None:
-    assert tuple(native.phrase_flags2(segs)) == tuple(reference.phrase_flags2(segs))
+    assert tuple(native.lexical2_phrase_flags(segs)) == tuple(reference.lexical2_phrase_flags(segs))
 
 
 @differential
@@ -111,14 +111,14 @@ def test_recent_act(value: str) -> None:
     ["get_weather", "İndex", ""]), max_size=2))
 def test_live_prior_and_recent(live: List[str], prior: List[str], last: Optional[str],
                                tools: List[str]) -> None:
-    n_live, r_live = native.analyze_live2(live), reference.analyze_live2(live)
+    n_live, r_live = native.lexical2_analyze_live(live), reference.lexical2_analyze_live(live)
     for name in ("term_count", "entity_count", "capped", "content_term_count", "prose_terms"):
         assert getattr(n_live, name) == getattr(r_live, name), name
     assert tuple(n_live.cues) == tuple(r_live.cues)
     assert tuple(n_live.flags) == tuple(r_live.flags)
     for newest in (False, True):
-        n = native.score_prior2(n_live, prior, tools, newest)
-        r = reference.score_prior2(r_live, prior, tools, newest)
+        n = native.lexical2_score_prior(n_live, prior, tools, newest)
+        r = reference.lexical2_score_prior(r_live, prior, tools, newest)
         assert n == r and [x.hex() for x in (n[0], n[1], n[4])] == [
             x.hex() for x in (r[0], r[1], r[4])]
     if last is not None:
@@ -128,11 +128,11 @@ def test_live_prior_and_recent(live: List[str], prior: List[str], last: Optional
 def test_a_turn_scored_against_itself_finds_its_definite_heads() -> None:
     live = ["I need the restaurant and the hotel"]
     for hotpath in (native, reference):
-        analysis = hotpath.analyze_live2(live)
-        assert hotpath.score_prior2(analysis, live, [], False)[3] is True
-        assert hotpath.score_prior2(analysis, ["no match here"], [], True)[3] is False
+        analysis = hotpath.lexical2_analyze_live(live)
+        assert hotpath.lexical2_score_prior(analysis, live, [], False)[3] is True
+        assert hotpath.lexical2_score_prior(analysis, ["no match here"], [], True)[3] is False
         # A turn against itself: every content term is found.
-        assert hotpath.score_prior2(analysis, live, [], True)[4] == 1.0
+        assert hotpath.lexical2_score_prior(analysis, live, [], True)[4] == 1.0
         assert hotpath.definite_heads(live) == ["hotel", "restaurant"]
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from helpers import assistant, neutral, user
 from turnsignal import Class, Reason, TopicContinuity
-from turnsignal.topic_continuity.evaluate import EvalConfig
+from turnsignal.topic_continuity.plan import EvaluatorConfig
 from turnsignal.topic_continuity.result import Coverage, Scope, new_result
 
 HOTEL = user("I need a cheap hotel in the north.")
@@ -107,7 +107,7 @@ def test_history_unavailable(implementation: str) -> None:
 ])
 def test_invalid_evaluator_configs_give_the_internal_error_result(
         implementation: str, evaluator: Any, evidence: Any) -> None:
-    config = EvalConfig("raw", True, 0.35, 0.08, 8, 16384, 147456, evaluator, evidence)
+    config = EvaluatorConfig("raw", True, 0.35, 0.08, 8, 16384, 147456, evaluator, evidence)
     signal = TopicContinuity._unchecked([config], implementation=implementation)
     result = signal.evaluate(neutral(HOTEL, CLOSURE, NEW_REQUEST), "neutral").results[0]
     assert result.reason is Reason.INTERNAL_ERROR and result.fallback

@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from turnsignal.topic_continuity.classify2 import Classifier2
+from turnsignal.topic_continuity.classify.lexical2 import Lexical2Classifier
 from turnsignal.topic_continuity.result import Coverage, Features, Reason, Scope
-from turnsignal.topic_continuity.walk import LIVE_TOOL, LIVE_USER, Cues, Evidence
+from turnsignal.topic_continuity.walk import LIVE_TOOL, LIVE_USER, Cues, Extraction
 
 LEVELS = ("explicit", "request", "disjoint")
 
@@ -26,16 +26,16 @@ NO_CUES = Cues()
 
 
 def evidence(cues: Cues = NO_CUES, coverage: Coverage = Coverage.FULL, **features: Any,
-             ) -> Evidence:
+             ) -> Extraction:
     values = {"live_terms": 5, "live_prose_terms": 5}
     values.update(features)
     live_kind = values.pop("live_kind", LIVE_USER)
-    return Evidence(None, coverage, Scope(True), Features(**values), live_kind, False, 100,
+    return Extraction(None, coverage, Scope(True), Features(**values), live_kind, False, 100,
                     cues)
 
 
-def decide(x: Evidence, level: str, continuation: float = 0.5, change: float = 0.1) -> Any:
-    result = Classifier2(x).result("rule", continuation, change, level)
+def decide(x: Extraction, level: str, continuation: float = 0.5, change: float = 0.1) -> Any:
+    result = Lexical2Classifier(x).result("rule", continuation, change, level)
     return result.reason, result.confidence
 
 
@@ -75,7 +75,7 @@ def test_fixed_rows_precede_the_new_request_row(level: str) -> None:
 
 def test_threshold_rows_per_rule() -> None:
     x = evidence(SELF_CONTAINED, combined_score=0.4, lexical_score=0.4, max_raw_score=0.05)
-    classifier = Classifier2(x)
+    classifier = Lexical2Classifier(x)
     # Row 12 with continuation 0.3: 0.5 + 0.5 * (0.1 / 0.7).
     lexical = classifier.result("a", 0.3, 0.1, "explicit")
     assert (lexical.reason, lexical.confidence) == (Reason.LEXICAL, 0.5 + 0.5 * (0.1 / 0.7))
@@ -106,8 +106,8 @@ def test_threshold_rows_in_competition() -> None:
 
 
 def test_a_terminal_status_decides_every_rule() -> None:
-    x = Evidence(Reason.NO_PRIOR_TURN, Coverage.FULL, Scope(True), Features(), LIVE_USER, False,
+    x = Extraction(Reason.NO_PRIOR_TURN, Coverage.FULL, Scope(True), Features(), LIVE_USER, False,
                  0, None)
-    result = Classifier2(x).result("rule", 0.5, 0.1, "disjoint")
+    result = Lexical2Classifier(x).result("rule", 0.5, 0.1, "disjoint")
     assert (result.reason, result.fallback, result.evaluator_version) == \
         (Reason.NO_PRIOR_TURN, False, "lexical.2")

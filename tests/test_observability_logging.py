@@ -11,7 +11,7 @@ import pytest
 
 from turnsignal import TopicContinuity
 from turnsignal.observability import LoggingObserver
-from turnsignal.topic_continuity.evaluate import EvalConfig
+from turnsignal.topic_continuity.plan import EvaluatorConfig
 
 FIELDS = {"signal", "schema_version", "evaluator_version", "class", "confidence", "reason",
           "fallback", "coverage", "prior_turns", "input_bytes", "classify_us",
@@ -94,8 +94,8 @@ def test_level_is_configurable_and_respected(logger: logging.Logger, capture: Ca
 
 
 def internal_error_signal(logger: logging.Logger, implementation: str) -> TopicContinuity:
-    invalid = EvalConfig("broken", True, 0.35, 0.08, 0, 16384, 16384)
-    valid = EvalConfig("topic_boundary", True, 0.35, 0.08, 8, 16384, 147456)
+    invalid = EvaluatorConfig("broken", True, 0.35, 0.08, 0, 16384, 16384)
+    valid = EvaluatorConfig("topic_boundary", True, 0.35, 0.08, 8, 16384, 147456)
     signal = TopicContinuity._unchecked([invalid, valid], implementation=implementation)
     signal.observers = (LoggingObserver(logger),)
     return signal

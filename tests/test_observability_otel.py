@@ -13,7 +13,7 @@ import turnsignal
 from conftest import IN_CI
 from turnsignal import TopicContinuity
 from turnsignal.observability import OpenTelemetryObserver
-from turnsignal.topic_continuity.evaluate import EvalConfig
+from turnsignal.topic_continuity.plan import EvaluatorConfig
 
 
 def _optional(name: str) -> Any:
@@ -110,7 +110,7 @@ def test_span_is_a_child_of_the_current_span(tracing: Tuple[Any, InMemorySpanExp
 def test_internal_error_sets_error_status(tracing: Tuple[Any, InMemorySpanExporter],
                                           implementation: str) -> None:
     tracer, exporter = tracing
-    invalid = EvalConfig("broken", True, 0.35, 0.08, 0, 16384, 16384)
+    invalid = EvaluatorConfig("broken", True, 0.35, 0.08, 0, 16384, 16384)
     signal = TopicContinuity._unchecked([invalid], implementation=implementation)
     signal.observers = (OpenTelemetryObserver(tracer),)
     signal.evaluate(REQUEST)

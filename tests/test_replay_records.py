@@ -8,7 +8,7 @@ import threading
 
 from turnsignal import TopicContinuity
 from turnsignal.observability import REPLAY_FIELDS, replay_records
-from turnsignal.topic_continuity.evaluate import EvalConfig
+from turnsignal.topic_continuity.plan import EvaluatorConfig
 
 # Spelled out from the spec, not imported: the test must catch a drift.
 SPEC_FIELDS = [
@@ -99,7 +99,7 @@ def test_terminal_outcomes_have_zero_features(implementation: str) -> None:
 
 
 def test_internal_error_record(implementation: str) -> None:
-    invalid = EvalConfig("broken", False, 0.35, 0.08, 0, 16384, 16384)
+    invalid = EvaluatorConfig("broken", False, 0.35, 0.08, 0, 16384, 16384)
     evaluation = TopicContinuity._unchecked([invalid],
                                             implementation=implementation).evaluate(REQUEST)
     (record,) = evaluation.replay_records()

@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from turnsignal.topic_continuity.classify import classify
+from turnsignal.topic_continuity.classify.lexical1 import classify
 from turnsignal.topic_continuity.result import Class, Coverage, Features, Reason, Scope
-from turnsignal.topic_continuity.walk import LIVE_TOOL, LIVE_USER, Evidence
+from turnsignal.topic_continuity.walk import LIVE_TOOL, LIVE_USER, Extraction
 
 SCOPE = Scope(True)
 # A self-contained live turn with no overlap at all: row 12 unless something earlier wins.
@@ -19,7 +19,7 @@ BASE = dict(live_terms=6, live_prose_terms=6)
 def decide(coverage: Coverage = Coverage.FULL, live_kind: str = LIVE_USER,
            opaque: bool = False, continuation: float = 0.35, change: float = 0.08,
            **features: Any):
-    x = Evidence(None, coverage, SCOPE, Features(**{**BASE, **features}), live_kind, opaque, 0)
+    x = Extraction(None, coverage, SCOPE, Features(**{**BASE, **features}), live_kind, opaque, 0)
     return classify("r", continuation, change, x)
 
 
@@ -107,7 +107,7 @@ def test_row13_inconclusive_between_thresholds() -> None:
 
 
 def test_terminal_status_keeps_coverage_and_zero_features() -> None:
-    x = Evidence(Reason.NO_PRIOR_TURN, Coverage.FULL, SCOPE, Features(), LIVE_USER, False, 0)
+    x = Extraction(Reason.NO_PRIOR_TURN, Coverage.FULL, SCOPE, Features(), LIVE_USER, False, 0)
     result = classify("r", 0.35, 0.08, x)
     assert (result.reason, result.coverage, result.features) == (
         Reason.NO_PRIOR_TURN, Coverage.FULL, Features())

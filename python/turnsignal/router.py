@@ -46,7 +46,7 @@ from .decisions import (
 from .errors import ConfigError, ConfigIssue, WireFormatError
 from .observers import as_tuple, notify
 from .topic_continuity import Reason, TopicContinuity, TopicContinuityEvaluation
-from .topic_continuity.evaluate import fallback_run
+from .topic_continuity.plan import fallback_run
 from .wire import check_format
 
 __all__ = ["Router", "RouterEvaluation"]

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any, List, NamedTuple, Sequence, Tuple
 
 from turnsignal._reference.phrases import phrase_flags
-from turnsignal._reference.scoring import LiveTurn, analyze_live, prose_term_count, score_prior
+from turnsignal._reference.score import LiveTurn, analyze_live, prose_term_count, score_prior
 from turnsignal._text import byte_prefix, byte_suffix, is_blank, utf8_len
 from turnsignal.model import OPAQUE_TYPES, BlockType, Message, Role
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union, overload
 
-from turnsignal.topic_continuity.evaluate import RuleOutcome, Run
+from turnsignal.topic_continuity.plan import RuleOutcome, Run
 from turnsignal.topic_continuity.replay import replay_records
 from turnsignal.topic_continuity.result import TopicContinuityResult
 

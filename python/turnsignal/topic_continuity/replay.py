@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, Iterable, List, Protocol, Tuple
 
-from turnsignal.topic_continuity.evaluate import RuleOutcome
+from turnsignal.topic_continuity.plan import RuleOutcome
 
 __all__ = ["REPLAY_FIELDS", "replay_record", "replay_records"]
 

@@ -20,14 +20,14 @@ from turnsignal.config.loader import source_prefix
 from turnsignal.errors import ConfigError, ConfigIssue, WireFormatError
 from turnsignal.model import Message
 from turnsignal.observers import as_tuple, notify
-from turnsignal.topic_continuity.evaluate import (
-    EvalConfig,
+from turnsignal.topic_continuity.evaluation import TopicContinuityEvaluation
+from turnsignal.topic_continuity.plan import (
+    EvaluatorConfig,
     Run,
     evaluate_rules,
     fallback_run,
     plan_of,
 )
-from turnsignal.topic_continuity.evaluation import TopicContinuityEvaluation
 from turnsignal.topic_continuity.result import Reason
 from turnsignal.wire import FORMATS, check_format
 
@@ -54,8 +54,8 @@ def _validated(parse: Callable[[Any], _T], source: Any) -> _T:
         raise ConfigError([ConfigIssue(_RULES_PATH, problem)]) from None
 
 
-def _eval_config(rule: TopicContinuityRule) -> EvalConfig:
-    return EvalConfig(rule.name, rule.include_assistant, rule.continuation, rule.change,
+def _eval_config(rule: TopicContinuityRule) -> EvaluatorConfig:
+    return EvaluatorConfig(rule.name, rule.include_assistant, rule.continuation, rule.change,
                       rule.max_prior_turns, rule.max_turn_bytes, rule.max_input_bytes,
                       rule.evaluator, rule.change_evidence)
 
@@ -109,7 +109,7 @@ class TopicContinuity:
         return instance
 
     @classmethod
-    def _unchecked(cls, configs: Sequence[EvalConfig], *,
+    def _unchecked(cls, configs: Sequence[EvaluatorConfig], *,
                    implementation: Optional[str] = None) -> TopicContinuity:
         """Evaluator-level configs with no validation (conformance
         ``raw_eval_configs``): an invalid one yields ``unknown_internal_error``."""
@@ -118,7 +118,7 @@ class TopicContinuity:
         instance._set_configs(tuple(configs))
         return instance
 
-    def _set_configs(self, configs: Tuple[EvalConfig, ...]) -> None:
+    def _set_configs(self, configs: Tuple[EvaluatorConfig, ...]) -> None:
         # Configs are immutable: check the evaluator-level ranges once, here.
         self._configs = configs
         self._plan = plan_of(configs)

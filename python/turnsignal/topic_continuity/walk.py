@@ -20,7 +20,7 @@ from turnsignal.topic_continuity.constants import DECAY
 from turnsignal.topic_continuity.policy import HistoryPolicy
 from turnsignal.topic_continuity.result import ZERO_FEATURES, Coverage, Features, Reason, Scope
 
-__all__ = ["LIVE_TOOL", "LIVE_USER", "Cues", "Evidence", "LiveTurn", "TurnCache", "evidence",
+__all__ = ["LIVE_TOOL", "LIVE_USER", "Cues", "Extraction", "LiveStart", "TurnCache", "evidence",
            "locate_live"]
 
 LIVE_USER = "user"
@@ -44,10 +44,10 @@ TurnCache = Dict[Tuple[Any, ...], Any]
 #: (status: a Reason or None, start, kind: LIVE_USER or LIVE_TOOL,
 #: feature_cap_reached). A plain tuple: built and unpacked once per
 #: evaluation, where a NamedTuple costs several times more.
-LiveTurn = Tuple[Optional[Reason], int, str, bool]
+LiveStart = Tuple[Optional[Reason], int, str, bool]
 
 
-def _stopped(status: Reason, feature_cap_reached: bool = False) -> LiveTurn:
+def _stopped(status: Reason, feature_cap_reached: bool = False) -> LiveStart:
     """A terminal status found while locating the live turn."""
     return status, 0, LIVE_USER, feature_cap_reached
 
@@ -70,7 +70,7 @@ class Cues(NamedTuple):
     recent_overlap: float = 0.0
 
 
-class Evidence(NamedTuple):
+class Extraction(NamedTuple):
     """One policy group's evidence under one evaluator: what every rule of
     the group classifies."""
 
@@ -84,7 +84,7 @@ class Evidence(NamedTuple):
     cues: Optional[Cues] = None  # lexical.2 only
 
 
-def locate_live(doc: Any, hotpath: ModuleType) -> LiveTurn:
+def locate_live(doc: Any, hotpath: ModuleType) -> LiveStart:
     """The live turn (§5.2) and the tool walk (§5.3): policy-independent."""
     kinds, floor, starts = doc.layout
     last = len(kinds) - 1
@@ -114,14 +114,14 @@ def locate_live(doc: Any, hotpath: ModuleType) -> LiveTurn:
 
 
 def _terminal(status: Reason, policy: HistoryPolicy, live_kind: str, excluded: bool = False,
-              capped: bool = False, input_bytes: int = 0) -> Evidence:
+              capped: bool = False, input_bytes: int = 0) -> Extraction:
     scope = Scope(policy.include_assistant, excluded, capped)
-    return Evidence(status, _PARTIAL, scope, ZERO_FEATURES, live_kind, False, input_bytes)
+    return Extraction(status, _PARTIAL, scope, ZERO_FEATURES, live_kind, False, input_bytes)
 
 
-def evidence(doc: Any, live: LiveTurn, policy: HistoryPolicy, hotpath: ModuleType,
+def evidence(doc: Any, live: LiveStart, policy: HistoryPolicy, hotpath: ModuleType,
              checkpoint: Checkpoint, cache: Optional[TurnCache], lexical2: bool = False,
-             ) -> Evidence:
+             ) -> Extraction:
     """The prior-turn walk (§5.5) and the features (§6) of one policy group,
     for lexical.1 or (``lexical2``) lexical.2, whose per-turn calls also
     yield its cues.
@@ -137,7 +137,7 @@ def evidence(doc: Any, live: LiveTurn, policy: HistoryPolicy, hotpath: ModuleTyp
     if active and checkpoint.expired():
         return _terminal(_CANCELLED, policy, live_kind)
     max_prior_turns, turn_bytes, max_input_bytes, include_assistant = policy
-    live_call = hotpath.live_turn2 if lexical2 else hotpath.live_turn
+    live_call = hotpath.lexical2_live_turn if lexical2 else hotpath.live_turn
     if cache is None:
         analysed = live_call(doc, live_start, turn_bytes)
     else:
@@ -189,7 +189,7 @@ def evidence(doc: Any, live: LiveTurn, policy: HistoryPolicy, hotpath: ModuleTyp
         budget = max_input_bytes - input_bytes
         if lexical2:
             if cache is None:  # inline: this is the per-turn hot path
-                scored = hotpath.prior_turn2(doc, analysis, start, end, turn_bytes,
+                scored = hotpath.lexical2_prior_turn(doc, analysis, start, end, turn_bytes,
                                              include_assistant, budget, prior == 0)
             else:
                 scored = _prior2(doc, analysis, start, end, policy, budget, prior == 0,
@@ -234,7 +234,7 @@ def evidence(doc: Any, live: LiveTurn, policy: HistoryPolicy, hotpath: ModuleTyp
         # Terminal before any text analysis counts: the live turn's entity
         # cap plays no part, its truncation does.
         scope = _new(Scope, (include_assistant, excluded, False))
-        return Evidence(_NO_PRIOR_TURN, _PARTIAL if partial else _FULL,
+        return Extraction(_NO_PRIOR_TURN, _PARTIAL if partial else _FULL,
                         scope, ZERO_FEATURES, live_kind, opaque_only, input_bytes)
     feature_cap = tool_cap or capped or (floor_reached and floor == _FLOOR_BLOCKS)
     scope = _new(Scope, (include_assistant, excluded, feature_cap))
@@ -251,7 +251,7 @@ def evidence(doc: Any, live: LiveTurn, policy: HistoryPolicy, hotpath: ModuleTyp
                                change_marker, ambiguous, acknowledgement))
     cues = (_new(Cues, (*live_cues, content_terms, definite, act, overlap)) if lexical2
             else None)
-    return _new(Evidence, (None, coverage, scope, features, live_kind, opaque_only, input_bytes,
+    return _new(Extraction, (None, coverage, scope, features, live_kind, opaque_only, input_bytes,
                            cues))
 
 
@@ -260,11 +260,11 @@ def _prior2(doc: Any, analysis: Any, start: int, end: int, policy: HistoryPolicy
     """lexical.2's call for one prior turn, shared through ``cache``."""
     _, turn_bytes, _, include_assistant = policy
     if cache is None:
-        return hotpath.prior_turn2(doc, analysis, start, end, turn_bytes,
+        return hotpath.lexical2_prior_turn(doc, analysis, start, end, turn_bytes,
                                    include_assistant, budget, newest)
     key = ("prior2", start, turn_bytes, include_assistant, newest)
     scored = cache.get(key)
     if scored is None or (scored[1] < 0 and scored[0] <= budget):
-        scored = cache[key] = hotpath.prior_turn2(doc, analysis, start, end, turn_bytes,
+        scored = cache[key] = hotpath.lexical2_prior_turn(doc, analysis, start, end, turn_bytes,
                                                   include_assistant, budget, newest)
     return scored

@@ -10,7 +10,7 @@ use crate::evidence::{live_window, prior_window, strs, PriorWindow};
 use crate::phrases::PhraseFlags;
 
 use super::doc::{excluded, Doc, LiveInputs, PriorInputs};
-use super::lexical2::{cues_tuple, LiveTurn2};
+use super::lexical2::{cues_tuple, Lexical2LiveTurn};
 use super::primitives::LiveTurn;
 use super::run;
 
@@ -109,18 +109,18 @@ pub fn live_turn<'py>(
 }
 
 /// The live turn as lexical.2 reads it: `live_turn`'s fields (the analysis
-/// a `LiveTurn2`, the flags with lexical.2's lexicons), then the cues
+/// a `Lexical2LiveTurn`, the flags with lexical.2's lexicons), then the cues
 /// `(lead, request, addition, polar, pronoun, dependency, question)` and the
 /// number of content terms.
 #[pyfunction]
-pub fn live_turn2<'py>(
+pub fn lexical2_live_turn<'py>(
     py: Python<'py>,
     doc: &Bound<'py, Doc>,
     start: usize,
     max_turn_bytes: usize,
 ) -> PyResult<Bound<'py, PyTuple>> {
     let (w, analysis) = read_live(py, doc, start, max_turn_bytes, |segments| {
-        crate::lexical2::analyze_live2(segments)
+        crate::lexical2::analyze_live(segments)
     })?;
     let counts = (
         analysis.base.term_count(),
@@ -133,7 +133,7 @@ pub fn live_turn2<'py>(
         cues_tuple(&analysis.cues).into_pyobject(py)?.into_any(),
         analysis.content.len().into_pyobject(py)?.into_any(),
     ];
-    let live = Bound::new(py, LiveTurn2::new(analysis))?.into_any();
+    let live = Bound::new(py, Lexical2LiveTurn::new(analysis))?.into_any();
     live_tuple(py, live, w, counts, &flags, &extra)
 }
 
@@ -226,10 +226,10 @@ type PriorResult2 = (usize, i64, bool, bool, bool, f64, f64, bool, bool, f64, u8
 /// turn is not read).
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
-pub fn prior_turn2(
+pub fn lexical2_prior_turn(
     py: Python<'_>,
     doc: &Bound<'_, Doc>,
-    live: &Bound<'_, LiveTurn2>,
+    live: &Bound<'_, Lexical2LiveTurn>,
     start: usize,
     end: usize,
     max_turn_bytes: usize,
@@ -247,7 +247,7 @@ pub fn prior_turn2(
         include_assistant,
         budget,
         |w| {
-            let scored = crate::lexical2::score_prior2(live, &w.segments, &w.names, newest);
+            let scored = crate::lexical2::score_prior(live, &w.segments, &w.names, newest);
             let act = match w.segments[w.user_segments..].last() {
                 Some(text) if newest => crate::lexical2::recent_act(text) as u8,
                 _ => 0,

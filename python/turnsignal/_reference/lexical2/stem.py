@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Sequence, Tuple
 
-from turnsignal._reference.lexical2_lexicon import STEM_STEP1, STEM_STEP2
+from turnsignal._reference.lexical2.lexicon import STEM_STEP1, STEM_STEP2
 
 __all__ = ["stem"]
 

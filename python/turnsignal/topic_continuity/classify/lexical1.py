@@ -1,13 +1,18 @@
-"""Classify: one rule's thresholds over its group's features (§7). No text work."""
+"""Classify for lexical.1: one rule's thresholds over its group's extraction
+(spec §7). No text work."""
 
 from __future__ import annotations
 
-from typing import Any, Callable, Optional, Tuple
+from typing import Any, Callable, Optional
 
 from turnsignal._hotpath import numbers_only as _numbers_only
+from turnsignal.topic_continuity.classify.rows import (
+    Decision,
+    disjoint_row,
+    not_full,
+    overlap_confidence,
+)
 from turnsignal.topic_continuity.constants import (
-    DISJOINT_CONFIDENCE_MAX,
-    DISJOINT_CONFIDENCE_MIN,
     EXPLICIT_CHANGE_CONFIDENCE,
     MIN_SELF_CONTAINED_PROSE_TERMS,
 )
@@ -22,10 +27,9 @@ from turnsignal.topic_continuity.result import (
     new_result,
     shared_parts_valid,
 )
-from turnsignal.topic_continuity.walk import LIVE_TOOL, Evidence
+from turnsignal.topic_continuity.walk import LIVE_TOOL, Extraction
 
-__all__ = ["Classifier", "Decision", "classify", "decide_fixed", "disjoint_row",
-           "overlap_confidence"]
+__all__ = ["Lexical1Classifier", "classify", "decide_fixed"]
 
 
 # Enum members read through their class cost a metaclass lookup each
@@ -38,36 +42,10 @@ _EXPLICIT_MARKER, _REFERENCE, _ACKNOWLEDGEMENT = (Reason.EXPLICIT_MARKER, Reason
                                                   Reason.ACKNOWLEDGEMENT)
 _INSUFFICIENT_TEXT, _ENTITY_OVERLAP, _LEXICAL = (Reason.INSUFFICIENT_TEXT,
                                                  Reason.ENTITY_OVERLAP, Reason.LEXICAL)
-_AMBIGUOUS_MARKER, _DISJOINT, _INCONCLUSIVE = (Reason.AMBIGUOUS_MARKER, Reason.DISJOINT,
-                                               Reason.INCONCLUSIVE)
-_BEYOND_WINDOW, _INCOMPLETE = Reason.HISTORY_BEYOND_WINDOW, Reason.INCOMPLETE_HISTORY
+_AMBIGUOUS_MARKER, _INCONCLUSIVE = Reason.AMBIGUOUS_MARKER, Reason.INCONCLUSIVE
 
 
-def _not_full(coverage: Coverage) -> Reason:
-    return _BEYOND_WINDOW if coverage is _WINDOW else _INCOMPLETE
-
-
-Decision = Tuple[Class, Reason, float]
-
-
-def overlap_confidence(s: float, c: float) -> float:
-    """The overlap row's confidence (§7), for lexical.1 and lexical.2."""
-    ratio = (s - c) / (1 - c)
-    return 0.5 + 0.5 * (ratio if ratio < 1.0 else 1.0)
-
-
-def disjoint_row(r: float, ch: float, full: bool, coverage: Coverage) -> Decision:
-    """The disjoint row (§7), once its condition holds, for lexical.1 and
-    lexical.2: unknown without full coverage."""
-    if not full:
-        return _UNKNOWN, _not_full(coverage), 0.0
-    if ch == 0:  # also -0.0
-        return _CHANGE, _DISJOINT, DISJOINT_CONFIDENCE_MAX
-    # Written order matters for the last bit: (0.3*(ch-r))/ch, not 0.3*((ch-r)/ch).
-    return _CHANGE, _DISJOINT, DISJOINT_CONFIDENCE_MIN + 0.3 * (ch - r) / ch
-
-
-def decide_fixed(x: Evidence) -> Optional[Decision]:
+def decide_fixed(x: Extraction) -> Optional[Decision]:
     """The rows of the precedence table that no threshold changes (terminal
     outcomes, tool exchange, opaque live turn, markers, references,
     acknowledgements, too little text): decided once for a policy group."""
@@ -86,7 +64,7 @@ def decide_fixed(x: Evidence) -> Optional[Decision]:
         if strong or max_entity >= 0.5:
             return _UNKNOWN, _CONFLICTING, 0.0
         if coverage is not _FULL:
-            return _UNKNOWN, _not_full(coverage), 0.0
+            return _UNKNOWN, not_full(coverage), 0.0
         return _CHANGE, _EXPLICIT_MARKER, EXPLICIT_CHANGE_CONFIDENCE
     if strong:
         return _CONTINUATION, _REFERENCE, 0.8
@@ -97,7 +75,7 @@ def decide_fixed(x: Evidence) -> Optional[Decision]:
     return None
 
 
-class Classifier:
+class Lexical1Classifier:
     """One policy group's evidence, ready for every rule of the group: the
     rows no threshold changes are decided once (``decide_fixed``), the
     scores the thresholds compare are read once."""
@@ -105,7 +83,7 @@ class Classifier:
     __slots__ = ("combined", "coverage", "entity_wins", "features", "fixed", "full",
                  "marker_ambiguous", "max_raw", "scope", "self_contained", "shared_valid")
 
-    def __init__(self, x: Evidence,
+    def __init__(self, x: Extraction,
                  numbers_only: Callable[[Any], bool] = _numbers_only) -> None:
         """``numbers_only``: the hot path's (native or reference) check that
         the shared parts are numbers."""
@@ -134,7 +112,7 @@ class Classifier:
         resolves to unknown. What the rules of the group share was checked
         once (``shared_valid``); the rule's own decision is checked here
         (``group_result``, inline: this runs once per rule). ``change_evidence``
-        is lexical.2's (``Classifier2``); lexical.1 has none."""
+        is lexical.2's (``Lexical2Classifier``); lexical.1 has none."""
         fixed = self.fixed
         if fixed is not None:
             class_, reason, confidence = fixed
@@ -158,6 +136,6 @@ class Classifier:
 
 
 def classify(name: str, continuation: float, change: float,
-             x: Evidence) -> TopicContinuityResult:
-    """One rule's result over its group's evidence (see ``Classifier``)."""
-    return Classifier(x).result(name, continuation, change)
+             x: Extraction) -> TopicContinuityResult:
+    """One rule's result over its group's evidence (see ``Lexical1Classifier``)."""
+    return Lexical1Classifier(x).result(name, continuation, change)

@@ -11,8 +11,8 @@ from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple
 from turnsignal.checkpoint import CancelToken, Checkpoint
 from turnsignal.config.evaluators import CHANGE_EVIDENCE, LEXICAL1, LEXICAL2
 from turnsignal.config.ranges import effective_range_problem
-from turnsignal.topic_continuity.classify import Classifier
-from turnsignal.topic_continuity.classify2 import Classifier2
+from turnsignal.topic_continuity.classify.lexical1 import Lexical1Classifier
+from turnsignal.topic_continuity.classify.lexical2 import Lexical2Classifier
 from turnsignal.topic_continuity.policy import HistoryPolicy
 from turnsignal.topic_continuity.result import (
     ZERO_FEATURES,
@@ -24,16 +24,16 @@ from turnsignal.topic_continuity.result import (
     internal_error_result,
     new_result,
 )
-from turnsignal.topic_continuity.walk import Evidence, LiveTurn, TurnCache, evidence, locate_live
+from turnsignal.topic_continuity.walk import Extraction, LiveStart, TurnCache, evidence, locate_live
 
-__all__ = ["EvalConfig", "Plan", "RuleOutcome", "Run", "evaluate_rules", "evaluator_valid",
+__all__ = ["EvaluatorConfig", "Plan", "RuleOutcome", "Run", "evaluate_rules", "evaluator_valid",
            "fallback_run", "plan_of", "valid_config"]
 
 _log = logging.getLogger("turnsignal")
 _NO_CHECKPOINT = Checkpoint()
 
 
-class EvalConfig(NamedTuple):
+class EvaluatorConfig(NamedTuple):
     """A rule's effective settings as the evaluator sees them (validated or not:
     an invalid one yields the internal-error result, never an exception)."""
 
@@ -74,7 +74,7 @@ def evaluator_valid(evaluator: object, change_evidence: object) -> bool:
     return evaluator == LEXICAL2 and change_evidence in CHANGE_EVIDENCE
 
 
-def valid_config(rule: EvalConfig) -> bool:
+def valid_config(rule: EvaluatorConfig) -> bool:
     """The evaluator's own check of a config it is handed (validated or not):
     the types, then the ranges of ``config/ranges.py``, their one definition."""
     limits = (rule.max_prior_turns, rule.max_turn_bytes, rule.max_input_bytes)
@@ -109,7 +109,7 @@ class Plan(NamedTuple):
     policies: Tuple[HistoryPolicy, ...]
 
 
-def plan_of(configs: Sequence[EvalConfig]) -> Plan:
+def plan_of(configs: Sequence[EvaluatorConfig]) -> Plan:
     rules: List[PlannedRule] = []
     policies: Dict[HistoryPolicy, int] = {}
     groups: Dict[Tuple[int, str], int] = {}
@@ -142,16 +142,16 @@ def _walk_failed(error: Exception) -> None:
                  extra={"error_type": type(error).__name__})
 
 
-def _unavailable(policy: HistoryPolicy) -> Evidence:
-    return Evidence(Reason.HISTORY_UNAVAILABLE, Coverage.PARTIAL,
+def _unavailable(policy: HistoryPolicy) -> Extraction:
+    return Extraction(Reason.HISTORY_UNAVAILABLE, Coverage.PARTIAL,
                     Scope(policy.include_assistant), ZERO_FEATURES, None, False, 0)
 
 
-#: One walked group: its classifier (a Classifier or Classifier2; None: the
+#: One walked group: its classifier (a Lexical1Classifier or Lexical2Classifier; None: the
 #: walk failed), its evidence (None: the walk failed) and its walk time (µs).
 #: A plain tuple: a NamedTuple costs more to build and to unpack, once per
 #: group of every evaluation.
-_Group = Tuple[Optional[Any], Optional[Evidence], int]
+_Group = Tuple[Optional[Any], Optional[Extraction], int]
 
 
 def evaluate_rules(doc: Any, plan: Plan, hotpath: ModuleType, *,
@@ -171,7 +171,7 @@ def evaluate_rules(doc: Any, plan: Plan, hotpath: ModuleType, *,
     cache: Optional[TurnCache] = {} if len(plan_groups) > 1 else None
     checkpoint = (_NO_CHECKPOINT if deadline is None and cancel is None
                   else Checkpoint(deadline, cancel))
-    live: Optional[LiveTurn] = None
+    live: Optional[LiveStart] = None
     last = perf_counter_ns()
     for name, include_assistant, continuation, change, index, evaluator, level in rules:
         if index < 0:
@@ -185,7 +185,7 @@ def evaluate_rules(doc: Any, plan: Plan, hotpath: ModuleType, *,
             policy = policies[policy_index]
             lexical2 = evaluator == LEXICAL2
             if not history_available:
-                found: Optional[Evidence] = _unavailable(policy)
+                found: Optional[Extraction] = _unavailable(policy)
             else:
                 if live is None:
                     live = locate_live(doc, hotpath)
@@ -196,8 +196,8 @@ def evaluate_rules(doc: Any, plan: Plan, hotpath: ModuleType, *,
                     found = None
             walked = perf_counter_ns()
             classifier: Optional[Any] = (
-                None if found is None else Classifier2(found, hotpath.numbers_only)
-                if lexical2 else Classifier(found, hotpath.numbers_only))
+                None if found is None else Lexical2Classifier(found, hotpath.numbers_only)
+                if lexical2 else Lexical1Classifier(found, hotpath.numbers_only))
             group = groups[index] = (classifier, found, (walked - last) // 1000)
             if input_bytes[policy_index] is None:  # its policy's first group
                 input_bytes[policy_index] = found.input_bytes if found is not None else 0

@@ -1,9 +1,8 @@
-"""The lexical.2 hot path, pure Python (docs/lexical2.md §3): the reference the
-Rust core (``rust/src/lexical2/``) must match exactly.
+"""The live turn of lexical.2 and its prior turns' scores, pure Python
+(docs/lexical2.md §3; the twin of ``rust/src/lexical2/live.rs``).
 
-Per-turn calls, like lexical.1's: ``analyze_live2`` for the live turn,
-``score_prior2`` per prior turn (with the recent overlap for the newest one),
-``recent_act`` for the newest turn's last assistant segment.
+``lexical2_analyze_live`` for the live turn, ``lexical2_score_prior`` per
+prior turn (with the recent overlap for the newest one).
 """
 
 from __future__ import annotations
@@ -11,11 +10,9 @@ from __future__ import annotations
 from typing import FrozenSet, List, NamedTuple, Sequence, Tuple
 
 from turnsignal._reference.entities import entity_set
-from turnsignal._reference.lexical2_lexicon import (
+from turnsignal._reference.lexical2.lexicon import (
     ADDITION,
     ADDITION_WINDOW,
-    CLOSURE,
-    CLOSURE_WINDOW,
     DEFINITE_DETERMINER,
     DEFINITE_OBJECT,
     DEPENDENCY,
@@ -27,43 +24,32 @@ from turnsignal._reference.lexical2_lexicon import (
     REQUEST_WINDOW,
     STOPWORDS,
 )
-from turnsignal._reference.lexical2_stem import stem
+from turnsignal._reference.lexical2.stem import stem
 from turnsignal._reference.masking import masked_ranges, unmasked_runs
 from turnsignal._reference.phrases import (
     PhraseFlags,
     Token,
     change_view,
-    continuation_view,
     leading_acks,
     longest_match,
     phrase_flags,
 )
-from turnsignal._reference.scoring import LiveTurn, containment, prose_term_count, score_prior
+from turnsignal._reference.score import LiveTurn, containment, prose_term_count, score_prior
 from turnsignal._reference.terms import term_set, terms
-from turnsignal._text import SPACE_CHARS
 
 __all__ = [
-    "ACT_CLOSURE",
-    "ACT_NONE",
-    "ACT_QUESTION",
-    "ACT_STATEMENT",
     "REQUEST_DEFINITE",
     "REQUEST_FRAME",
     "REQUEST_NONE",
+    "Lexical2LiveTurn",
     "LiveCues",
-    "LiveTurn2",
-    "analyze_live2",
     "content_terms",
+    "lexical2_analyze_live",
+    "lexical2_score_prior",
     "live_cues",
-    "phrase_flags2",
-    "recent_act",
-    "score_prior2",
 ]
 
-ACT_NONE, ACT_STATEMENT, ACT_QUESTION, ACT_CLOSURE = 0, 1, 2, 3
 REQUEST_NONE, REQUEST_FRAME, REQUEST_DEFINITE = 0, 1, 2
-_TERMINATORS = frozenset(".!?。！？")
-_SPACE = frozenset(SPACE_CHARS)
 
 
 class LiveCues(NamedTuple):
@@ -78,7 +64,7 @@ class LiveCues(NamedTuple):
     question: bool
 
 
-class LiveTurn2(LiveTurn):
+class Lexical2LiveTurn(LiveTurn):
     """The live turn as lexical.2 sees it: lexical.1's L and E, the content
     terms L2, the definite heads D, the cues and the phrase flags."""
 
@@ -99,7 +85,7 @@ class LiveTurn2(LiveTurn):
         return len(self.content)
 
     def __repr__(self) -> str:
-        return (f"LiveTurn2(term_count={self.term_count}, entity_count={self.entity_count}, "
+        return (f"Lexical2LiveTurn(term_count={self.term_count}, entity_count={self.entity_count}, "
                 f"content_term_count={self.content_term_count}, capped={self.capped})")
 
 
@@ -153,11 +139,11 @@ def _cues(segments: Sequence[str], views: List[List[Token]]) -> LiveCues:
     )
 
 
-def analyze_live2(segments: Sequence[str]) -> LiveTurn2:
-    return LiveTurn2(segments)
+def lexical2_analyze_live(segments: Sequence[str]) -> Lexical2LiveTurn:
+    return Lexical2LiveTurn(segments)
 
 
-def score_prior2(live: LiveTurn2, segments: Sequence[str], tool_names: Sequence[str],
+def lexical2_score_prior(live: Lexical2LiveTurn, segments: Sequence[str], tool_names: Sequence[str],
                  newest: bool) -> Tuple[float, float, bool, bool, float]:
     """lexical.1's ``score_prior``, whether a definite head of the live turn is
     a term of this prior turn, and, for the newest turn only, the overlap of
@@ -171,36 +157,7 @@ def score_prior2(live: LiveTurn2, segments: Sequence[str], tool_names: Sequence[
     return lexical, entity, capped, definite, overlap
 
 
-def _boundary(body: str, k: int) -> bool:
-    char = body[k]
-    return (char in ".!?" and body[k + 1] in _SPACE) or char in "。！？"
-
-
-def recent_act(text: str) -> int:
-    """The act of the assistant's last segment (§3.5): closure, question or statement."""
-    trimmed = text.rstrip(SPACE_CHARS)
-    question = trimmed.endswith(("?", "？"))
-    body = trimmed
-    while body and (body[-1] in _TERMINATORS or body[-1] in _SPACE):
-        body = body[:-1]
-    # Only the final sentence's last CLOSURE_WINDOW characters are read: a
-    # boundary before them would not change that window.
-    first = max(0, len(body) - CLOSURE_WINDOW)
-    start = first
-    for k in range(max(0, first - 1), len(body) - 1):
-        if _boundary(body, k):
-            start = max(start, k + 1)
-    tokens = continuation_view(body[start:])
-    if any(longest_match(tokens, i, CLOSURE) for i in range(len(tokens))):
-        return ACT_CLOSURE
-    return ACT_QUESTION if question else ACT_STATEMENT
-
-
 # -- primitives, for the differential tests ----------------------------------
-
-def phrase_flags2(segments: Sequence[str]) -> Tuple[bool, bool, bool, bool, bool]:
-    return tuple(phrase_flags(segments, MARKERS))  # type: ignore[return-value]
-
 
 def live_cues(segments: Sequence[str]) -> Tuple[int, int, bool, bool, bool, bool, bool]:
     return tuple(_cues(segments, [change_view(s) for s in segments]))  # type: ignore[return-value]

@@ -3,12 +3,17 @@ rule, over its group's evidence (features and cues). No text work."""
 
 from __future__ import annotations
 
-from typing import Any, Callable, Optional, Tuple
+from typing import Any, Callable, Optional
 
 from turnsignal._hotpath import numbers_only as _numbers_only
 from turnsignal._lexicons import lexical2 as _lex
 from turnsignal.config.evaluators import LEXICAL2
-from turnsignal.topic_continuity.classify import _not_full, disjoint_row, overlap_confidence
+from turnsignal.topic_continuity.classify.rows import (
+    Decision,
+    disjoint_row,
+    not_full,
+    overlap_confidence,
+)
 from turnsignal.topic_continuity.constants import (
     EXPLICIT_CHANGE_CONFIDENCE,
 )
@@ -22,17 +27,15 @@ from turnsignal.topic_continuity.result import (
     group_result,
     shared_parts_valid,
 )
-from turnsignal.topic_continuity.walk import LIVE_TOOL, Cues, Evidence
+from turnsignal.topic_continuity.walk import LIVE_TOOL, Cues, Extraction
 
-__all__ = ["EVIDENCE_LEVEL", "Classifier2"]
+__all__ = ["CHANGE_EVIDENCE_LEVEL", "Lexical2Classifier"]
 
 #: ``change_evidence`` as a level: each adds a path to the ones before.
-EVIDENCE_LEVEL = {"explicit": 0, "request": 1, "disjoint": 2}
+CHANGE_EVIDENCE_LEVEL = {"explicit": 0, "request": 1, "disjoint": 2}
 _REQUEST, _DISJOINT = 1, 2
 _ACT_STATEMENT, _ACT_QUESTION, _ACT_CLOSURE = 1, 2, 3
 _REQUEST_FRAME = 1
-
-Decision = Tuple[Class, Reason, float]
 
 # Enum members read through their class cost a metaclass lookup each (as in
 # classify.py): the table below reads these aliases.
@@ -72,7 +75,7 @@ def _explicit(f: Features, full: bool, coverage: Coverage) -> Optional[Decision]
     if f.strong_reference or f.max_entity_score >= 0.5:
         return _UNKNOWN, Reason.CONFLICTING, 0.0
     if not full:
-        return _UNKNOWN, _not_full(coverage), 0.0
+        return _UNKNOWN, not_full(coverage), 0.0
     return _CHANGE, Reason.EXPLICIT_MARKER, EXPLICIT_CHANGE_CONFIDENCE
 
 
@@ -99,7 +102,7 @@ def _new_request_row(cues: Cues, full: bool, coverage: Coverage) -> Optional[Dec
     if not new_request(cues):
         return None
     if not full:
-        return _UNKNOWN, _not_full(coverage), 0.0
+        return _UNKNOWN, not_full(coverage), 0.0
     return _CHANGE, Reason.NEW_REQUEST, _lex.NEW_REQUEST_CONFIDENCE
 
 
@@ -112,9 +115,9 @@ def _fixed_middle(f: Features, cues: Cues) -> Optional[Decision]:
     return None
 
 
-class Classifier2:
+class Lexical2Classifier:
     """One lexical.2 policy group's evidence, ready for every rule of the
-    group (as ``classify.Classifier`` for lexical.1): the table of
+    group (as ``classify.Lexical1Classifier`` for lexical.1): the table of
     docs/lexical2.md §4 in order, its rows that neither a threshold nor the
     evidence level changes decided once, the new-request row once, what the
     threshold rows compare read once, and what the group's results share
@@ -124,7 +127,7 @@ class Classifier2:
                  "marker_ambiguous", "max_raw", "middle", "new_request", "recent_overlap",
                  "scope", "self_contained", "shared_valid")
 
-    def __init__(self, x: Evidence,
+    def __init__(self, x: Extraction,
                  numbers_only: Callable[[Any], bool] = _numbers_only) -> None:
         """``numbers_only``: the hot path's (native or reference) check that
         the shared parts are numbers."""
@@ -160,7 +163,7 @@ class Classifier2:
         run inline: this runs once per rule."""
         decided = self.head
         if decided is None:
-            level = EVIDENCE_LEVEL[change_evidence]
+            level = CHANGE_EVIDENCE_LEVEL[change_evidence]
             if level >= _REQUEST and self.new_request is not None:
                 decided = self.new_request
             elif self.middle is not None:
