@@ -26,7 +26,7 @@ from datasets import sampled_requests
 from turnsignal import TopicContinuity, _hotpath, wire
 from turnsignal.checkpoint import Checkpoint
 from turnsignal.topic_continuity.classify.lexical1 import Lexical1Classifier
-from turnsignal.topic_continuity.walk import evidence, locate_live
+from turnsignal.topic_continuity.walk import LEXICAL1_TURNS, locate_live, walk
 
 
 class _Timed:
@@ -83,7 +83,8 @@ def breakdown(implementation: str) -> Dict[str, float]:
         for _ in range(5):
             timed.spent = 0
             started = time.perf_counter_ns()
-            found = evidence(doc, locate_live(doc, timed), policy, timed, Checkpoint(), None)
+            found = walk(doc, locate_live(doc, timed), policy, timed, Checkpoint(), None,
+                         LEXICAL1_TURNS)
             walked.append(time.perf_counter_ns() - started)
             native.append(timed.spent)
         stages["native calls"].append(min(native))

@@ -25,7 +25,7 @@ SELF_CONTAINED = Cues(question=True, content_terms=5, act=1)
 NO_CUES = Cues()
 
 
-def evidence(cues: Cues = NO_CUES, coverage: Coverage = Coverage.FULL, **features: Any,
+def extraction(cues: Cues = NO_CUES, coverage: Coverage = Coverage.FULL, **features: Any,
              ) -> Extraction:
     values = {"live_terms": 5, "live_prose_terms": 5}
     values.update(features)
@@ -41,7 +41,7 @@ def decide(x: Extraction, level: str, continuation: float = 0.5, change: float =
 
 @pytest.mark.parametrize("level", LEVELS)
 def test_new_request_row_precedes_the_answer_row(level: str) -> None:
-    reason, confidence = decide(evidence(NEW_REQUEST_AND_ANSWER), level)
+    reason, confidence = decide(extraction(NEW_REQUEST_AND_ANSWER), level)
     if level == "explicit":  # row 9 needs level >= request: row 10 decides
         assert (reason, confidence) == (Reason.ANSWER, 0.7)
     else:
@@ -51,30 +51,30 @@ def test_new_request_row_precedes_the_answer_row(level: str) -> None:
 @pytest.mark.parametrize("level", LEVELS)
 def test_new_request_row_precedes_insufficient_text(level: str) -> None:
     cues = NEW_REQUEST_AND_ANSWER._replace(act=3)  # after a closure: no answer
-    reason, _ = decide(evidence(cues, live_terms=2), level)
+    reason, _ = decide(extraction(cues, live_terms=2), level)
     assert reason is (Reason.INSUFFICIENT_TEXT if level == "explicit" else Reason.NEW_REQUEST)
 
 
 def test_a_new_request_without_full_coverage_is_unknown() -> None:
-    x = evidence(NEW_REQUEST_AND_ANSWER, Coverage.WINDOW)
+    x = extraction(NEW_REQUEST_AND_ANSWER, Coverage.WINDOW)
     assert decide(x, "request") == (Reason.HISTORY_BEYOND_WINDOW, 0.0)
     assert decide(x, "explicit") == (Reason.ANSWER, 0.7)
 
 
 @pytest.mark.parametrize("level", LEVELS)
 def test_fixed_rows_precede_the_new_request_row(level: str) -> None:
-    assert decide(evidence(NEW_REQUEST_AND_ANSWER, strong_reference=True), level)[0] \
+    assert decide(extraction(NEW_REQUEST_AND_ANSWER, strong_reference=True), level)[0] \
         is Reason.REFERENCE
-    assert decide(evidence(NEW_REQUEST_AND_ANSWER, acknowledgement=True), level)[0] \
+    assert decide(extraction(NEW_REQUEST_AND_ANSWER, acknowledgement=True), level)[0] \
         is Reason.ACKNOWLEDGEMENT
-    assert decide(evidence(NEW_REQUEST_AND_ANSWER, change_marker=True), level) \
+    assert decide(extraction(NEW_REQUEST_AND_ANSWER, change_marker=True), level) \
         == (Reason.EXPLICIT_MARKER, 0.9)
-    assert decide(evidence(NEW_REQUEST_AND_ANSWER, live_kind=LIVE_TOOL), level) \
+    assert decide(extraction(NEW_REQUEST_AND_ANSWER, live_kind=LIVE_TOOL), level) \
         == (Reason.TOOL_EXCHANGE, 1.0)
 
 
 def test_threshold_rows_per_rule() -> None:
-    x = evidence(SELF_CONTAINED, combined_score=0.4, lexical_score=0.4, max_raw_score=0.05)
+    x = extraction(SELF_CONTAINED, combined_score=0.4, lexical_score=0.4, max_raw_score=0.05)
     classifier = Lexical2Classifier(x)
     # Row 12 with continuation 0.3: 0.5 + 0.5 * (0.1 / 0.7).
     lexical = classifier.result("a", 0.3, 0.1, "explicit")
@@ -87,22 +87,22 @@ def test_threshold_rows_per_rule() -> None:
 
 
 def test_recent_overlap_and_ambiguous_marker_rows() -> None:
-    assert decide(evidence(Cues(recent_overlap=0.3)), "explicit") == \
+    assert decide(extraction(Cues(recent_overlap=0.3)), "explicit") == \
         (Reason.RECENT_OVERLAP, 0.5)
-    assert decide(evidence(NO_CUES, marker_ambiguous=True), "disjoint")[0] \
+    assert decide(extraction(NO_CUES, marker_ambiguous=True), "disjoint")[0] \
         is Reason.AMBIGUOUS_MARKER
 
 
 def test_threshold_rows_in_competition() -> None:
     # Rows 12-16 all true at once resolve in the table's order.
     overlap = Cues(question=True, content_terms=5, act=1, recent_overlap=0.3)
-    assert decide(evidence(overlap, combined_score=0.6, lexical_score=0.6,
+    assert decide(extraction(overlap, combined_score=0.6, lexical_score=0.6,
                            marker_ambiguous=True), "disjoint")[0] is Reason.LEXICAL  # 12
-    assert decide(evidence(overlap, marker_ambiguous=True), "disjoint") == \
+    assert decide(extraction(overlap, marker_ambiguous=True), "disjoint") == \
         (Reason.RECENT_OVERLAP, 0.5)  # 13 before 14
-    assert decide(evidence(SELF_CONTAINED, marker_ambiguous=True), "disjoint")[0] \
+    assert decide(extraction(SELF_CONTAINED, marker_ambiguous=True), "disjoint")[0] \
         is Reason.AMBIGUOUS_MARKER  # 14 before 16
-    assert decide(evidence(SELF_CONTAINED), "disjoint")[0] is Reason.DISJOINT  # 16 alone
+    assert decide(extraction(SELF_CONTAINED), "disjoint")[0] is Reason.DISJOINT  # 16 alone
 
 
 def test_a_terminal_status_decides_every_rule() -> None:

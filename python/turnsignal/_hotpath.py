@@ -9,8 +9,8 @@ implemented twice, with identical results:
 
 The interface is what both modules export: the same names with the same
 parameters (checked by ``tests/test_hotpath_interface.py``), typed in
-``turnsignal/_native.pyi``; the tuples the per-turn calls return are described there and in the
-reference's docstrings.
+``turnsignal/_native.pyi``; the tuples the per-turn calls return are laid out
+once, in ``turnsignal._reference.turns``.
 
 The orchestration (``turnsignal.topic_continuity.walk``) is shared: it walks
 a ``Doc`` (one kind byte per message) and calls the interface once for the

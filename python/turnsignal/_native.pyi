@@ -190,11 +190,13 @@ def tool_ids_match(doc: Doc, start: int) -> bool:
     """The tool walk's check over messages ``start+1 ..``: some tool result,
     and every result answers a call."""
 
+# The per-turn calls return the layouts of ``turnsignal._reference.turns``
+# (``LiveTurnResult``, ``PriorTurnResult``): lexical.1's fields, then the
+# evaluator's ``extra`` (None for lexical.1).
+
 def live_turn(doc: Doc, start: int, max_turn_bytes: int) -> Tuple[Any, ...]:
-    """(analysis: LiveTurn, byte_count, truncated, excluded, opaque_only,
-    term_count, entity_count, capped, prose_terms, strong_reference,
-    weak_reference, acknowledgement, change_marker, marker_ambiguous) of the
-    live turn (messages ``start..``)."""
+    """The live turn (messages ``start..``) as lexical.1 reads it: a
+    ``LiveTurnResult``, the analysis a ``LiveTurn``."""
 
 def prior_turn(
     doc: Doc,
@@ -204,16 +206,16 @@ def prior_turn(
     max_turn_bytes: int,
     include_assistant: bool,
     budget: int,
-) -> Tuple[int, int, bool, bool, bool, float, float, bool]:
-    """(upper_bound, byte_count, truncated, tool_cap_reached, excluded,
-    lexical, entity, capped) of one prior turn (messages ``start..end``);
-    byte_count -1 (and nothing computed) when its upper bound exceeds
-    ``budget``."""
+) -> Tuple[int, int, bool, bool, bool, float, float, bool, None]:
+    """One prior turn (messages ``start..end``) as lexical.1 reads it: a
+    ``PriorTurnResult``; byte_count -1 (and nothing computed) when its upper
+    bound exceeds ``budget``."""
 
 def lexical2_live_turn(doc: Doc, start: int, max_turn_bytes: int) -> Tuple[Any, ...]:
-    """``live_turn``'s fields for lexical.2 (the analysis a Lexical2LiveTurn, the
-    flags with lexical.2's lexicons), then the cues (lead, request, addition,
-    polar, pronoun, dependency, question) and the number of content terms."""
+    """The live turn as lexical.2 reads it: a ``LiveTurnResult`` (the
+    analysis a ``Lexical2LiveTurn``, the flags with lexical.2's lexicons),
+    ``extra`` the cues (lead, request, addition, polar, pronoun, dependency,
+    question) and the number of content terms."""
 
 def lexical2_prior_turn(
     doc: Doc,
@@ -223,10 +225,10 @@ def lexical2_prior_turn(
     max_turn_bytes: int,
     include_assistant: bool,
     budget: int,
-    newest: bool,
-) -> Tuple[int, int, bool, bool, bool, float, float, bool, bool, float, int]:
-    """``prior_turn``'s fields for lexical.2, then the definite reference,
-    and for the ``newest`` turn the recent overlap and the act of its last
+) -> Tuple[int, int, bool, bool, bool, float, float, bool, Tuple[bool, float, int]]:
+    """One prior turn as lexical.2 reads it: a ``PriorTurnResult``, ``extra``
+    the definite reference and, for the newest prior turn (the one that ends
+    where the live turn starts), the recent overlap and the act of its last
     assistant segment (0.0 and 0 otherwise, and when the turn is not read)."""
 
 # -- evaluator lexical.2 (docs/lexical2.md) ----------------------------------

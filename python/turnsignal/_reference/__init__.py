@@ -13,7 +13,7 @@ from typing import List, Sequence, Tuple
 from turnsignal._reference import masking, phrases
 from turnsignal._reference.charclass import lowercase
 from turnsignal._reference.decode import evaluation_doc, request_facts
-from turnsignal._reference.doc import live_turn, messages_doc, prior_turn, tool_ids_match
+from turnsignal._reference.doc import messages_doc, tool_ids_match
 from turnsignal._reference.entities import segment_entities
 from turnsignal._reference.facts import count_facts
 from turnsignal._reference.lexical2 import lexical2_phrase_flags
@@ -31,7 +31,12 @@ from turnsignal._reference.provenance import provenance_parts
 from turnsignal._reference.score import LiveTurn, analyze_live, prose_term_count, score_prior
 from turnsignal._reference.terms import term_set as _term_set
 from turnsignal._reference.terms import terms
-from turnsignal._reference.turns import lexical2_live_turn, lexical2_prior_turn
+from turnsignal._reference.turns import (
+    lexical2_live_turn,
+    lexical2_prior_turn,
+    live_turn,
+    prior_turn,
+)
 from turnsignal._reference.values import numbers_only
 
 __all__ = [

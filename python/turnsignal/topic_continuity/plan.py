@@ -1,12 +1,14 @@
-"""The evaluation outline (§4): group rules by history policy and evaluator,
-walk once per group, classify every rule, in declaration order."""
+"""The evaluation plan (spec §4, the evaluation outline): rules grouped by
+history policy and evaluator once, when the signal is built; then per
+request, each group walked once and every rule classified, in declaration
+order. What each evaluator brings is one entry of ``EVALUATOR_PARTS``."""
 
 from __future__ import annotations
 
 import logging
 from time import perf_counter_ns
 from types import ModuleType
-from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from turnsignal.checkpoint import CancelToken, Checkpoint
 from turnsignal.config.evaluators import CHANGE_EVIDENCE, LEXICAL1, LEXICAL2
@@ -24,10 +26,19 @@ from turnsignal.topic_continuity.result import (
     internal_error_result,
     new_result,
 )
-from turnsignal.topic_continuity.walk import Extraction, LiveStart, TurnCache, evidence, locate_live
+from turnsignal.topic_continuity.walk import (
+    LEXICAL1_TURNS,
+    LEXICAL2_TURNS,
+    Extraction,
+    LiveStart,
+    TurnCache,
+    TurnCalls,
+    locate_live,
+    walk,
+)
 
-__all__ = ["EvaluatorConfig", "Plan", "RuleOutcome", "Run", "evaluate_rules", "evaluator_valid",
-           "fallback_run", "plan_of", "valid_config"]
+__all__ = ["EVALUATOR_PARTS", "EvaluatorConfig", "Plan", "RuleOutcome", "Run", "evaluate_rules",
+           "evaluator_valid", "fallback_run", "plan_of", "valid_config"]
 
 _log = logging.getLogger("turnsignal")
 _NO_CHECKPOINT = Checkpoint()
@@ -147,8 +158,17 @@ def _unavailable(policy: HistoryPolicy) -> Extraction:
                     Scope(policy.include_assistant), ZERO_FEATURES, None, False, 0)
 
 
-#: One walked group: its classifier (a Lexical1Classifier or Lexical2Classifier; None: the
-#: walk failed), its evidence (None: the walk failed) and its walk time (µs).
+#: Per evaluator: its part of the walk, and its classifier (built once per
+#: policy group from the group's extraction and the hot path's
+#: ``numbers_only``, asked once per rule). A new evaluator adds one entry.
+EVALUATOR_PARTS: Dict[str, Tuple[TurnCalls, Callable[[Extraction, Callable[[Any], bool]], Any]]] = {
+    LEXICAL1: (LEXICAL1_TURNS, Lexical1Classifier),
+    LEXICAL2: (LEXICAL2_TURNS, Lexical2Classifier),
+}
+
+
+#: One walked group: its classifier (None: the walk failed), its extraction
+#: (None: the walk failed) and its walk time (µs).
 #: A plain tuple: a NamedTuple costs more to build and to unpack, once per
 #: group of every evaluation.
 _Group = Tuple[Optional[Any], Optional[Extraction], int]
@@ -183,21 +203,20 @@ def evaluate_rules(doc: Any, plan: Plan, hotpath: ModuleType, *,
         if group is None:
             policy_index, _ = plan_groups[index]
             policy = policies[policy_index]
-            lexical2 = evaluator == LEXICAL2
+            calls, classifier_of = EVALUATOR_PARTS[evaluator]
             if not history_available:
                 found: Optional[Extraction] = _unavailable(policy)
             else:
                 if live is None:
                     live = locate_live(doc, hotpath)
                 try:  # inline, not a helper's frame: every evaluation runs it
-                    found = evidence(doc, live, policy, hotpath, checkpoint, cache, lexical2)
+                    found = walk(doc, live, policy, hotpath, checkpoint, cache, calls)
                 except Exception as error:
                     _walk_failed(error)
                     found = None
             walked = perf_counter_ns()
             classifier: Optional[Any] = (
-                None if found is None else Lexical2Classifier(found, hotpath.numbers_only)
-                if lexical2 else Lexical1Classifier(found, hotpath.numbers_only))
+                None if found is None else classifier_of(found, hotpath.numbers_only))
             group = groups[index] = (classifier, found, (walked - last) // 1000)
             if input_bytes[policy_index] is None:  # its policy's first group
                 input_bytes[policy_index] = found.input_bytes if found is not None else 0
