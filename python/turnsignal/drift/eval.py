@@ -17,14 +17,14 @@ and skip rates, and the precision of the decisions the rules made alone.
 
 from __future__ import annotations
 
-import gzip
 import json
-import zlib
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
+from turnsignal._lines import GZIP_ERRORS, lines_of
+from turnsignal._rates import ratio
 from turnsignal.drift.classifier import DriftClassifier
 from turnsignal.drift.types import Classification, DriftDecision, DriftInputError, Source
 from turnsignal.drift.types import parse_timestamp as parse_time
@@ -86,18 +86,13 @@ def _case(data: Any, where: Tuple[str, int]) -> LabeledCase:
                        tuple(evidence), data.get("phase"), now, data.get("split"))
 
 
-def _lines(path: Path) -> Iterator[str]:
-    opener: Any = gzip.open if path.suffix == ".gz" else open
-    with opener(path, "rt", encoding="utf-8") as handle:
-        yield from handle
-
-
 def read_cases(paths: Iterable[Union[str, Path]]) -> Iterator[LabeledCase]:
     """Cases of JSONL files (``.jsonl`` or ``.jsonl.gz``), in order."""
     for raw in paths:
         path = Path(raw)
         try:
-            for number, line in enumerate(_lines(path), 1):
+            for number, raw in lines_of(path):
+                line = raw.decode("utf-8")
                 if not line.strip():
                     continue
                 try:
@@ -108,15 +103,11 @@ def read_cases(paths: Iterable[Union[str, Path]]) -> Iterator[LabeledCase]:
                 yield _case(data, (str(path), number))
         except UnicodeDecodeError:
             raise DriftDatasetError(str(path), 0, "not UTF-8 text") from None
-        except (EOFError, zlib.error, gzip.BadGzipFile):
+        except GZIP_ERRORS:
             raise DriftDatasetError(str(path), 0, "truncated or corrupt gzip data") from None
         except OSError as error:
             raise DriftDatasetError(str(path), 0, error.strerror or type(error).__name__) \
                 from None
-
-
-def _ratio(part: int, whole: int) -> Optional[float]:
-    return part / whole if whole else None
 
 
 @dataclass
@@ -151,7 +142,7 @@ class _Tally:
                 tp += count * (truth and claim)
                 fp += count * (claim and not truth)
                 fn += count * (truth and not claim)
-        return {"precision": _ratio(tp, tp + fp), "recall": _ratio(tp, tp + fn),
+        return {"precision": ratio(tp, tp + fp), "recall": ratio(tp, tp + fn),
                 "true_positive": tp, "false_positive": fp, "false_negative": fn}
 
     def to_dict(self) -> Dict[str, Any]:
@@ -161,12 +152,12 @@ class _Tally:
             "stale_context": self.scores("has_stale"),
             "confusion": {label: {p: self.confusion[label][p] for p in LABELS}
                           for label in LABELS},
-            "fallback_rate": _ratio(self.sources[Source.FALLBACK.value], self.cases),
-            "skip_rate": _ratio(self.sources[Source.SKIPPED.value], self.cases),
+            "fallback_rate": ratio(self.sources[Source.FALLBACK.value], self.cases),
+            "skip_rate": ratio(self.sources[Source.SKIPPED.value], self.cases),
             "sources": dict(sorted(self.sources.items())),
             "bases": dict(sorted(self.bases.items())),
             "actions": dict(sorted(self.actions.items())),
-            "rules_precision": _ratio(self.rules_correct, self.rules_claims),
+            "rules_precision": ratio(self.rules_correct, self.rules_claims),
             "rules_decisions": self.rules_claims,
         }
 

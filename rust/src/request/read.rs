@@ -114,6 +114,18 @@ pub fn role_of<S: Source, R: Copy, const N: usize>(
     ))
 }
 
+/// The role of one message of a request, which must be a map: how every
+/// format's `decode_message` opens.
+pub fn message_role<S: Source, R: Copy, const N: usize>(
+    src: &mut S,
+    message: &S::V,
+    table: &[(&str, R); N],
+    names: &str,
+) -> Read<R> {
+    require_map(src, message)?;
+    role_of(src, message, table, names)
+}
+
 /// `map[key]` as a list, `None` when missing or null.
 pub fn optional_list<S: Source>(src: &mut S, map: &S::V, key: Key) -> Read<Option<S::V>> {
     match get_present(src, Some(map), key)? {

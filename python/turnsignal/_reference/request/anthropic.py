@@ -24,9 +24,9 @@ from turnsignal._reference.request.read import (
     decode_each,
     get_str,
     located,
+    message_role,
     request_messages,
     require_mapping,
-    role_of,
     text_block,
     tools_and_choice,
 )
@@ -182,8 +182,7 @@ def _split_backwards(reader: Reader, role: Role, content: Any, out: Collector) -
 
 
 def decode_message(reader: Reader, message: Any, out: Collector) -> None:
-    message = require_mapping(message)
-    role = role_of(reader, message, _ROLES)
+    role = message_role(reader, message, _ROLES)
     content = reader.get(message, "content")
     if content is None or content is MISSING:
         return

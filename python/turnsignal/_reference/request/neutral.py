@@ -16,10 +16,10 @@ from turnsignal._reference.request.read import (
     content_blocks,
     decode_each,
     get_str,
+    message_role,
     request_messages,
     require_list,
     require_mapping,
-    role_of,
     tools_and_choice,
 )
 from turnsignal._reference.request.sink import Collector, walk_back
@@ -90,8 +90,7 @@ def decode_block(reader: Reader, block: Any, depth: int = 0) -> Block:
 
 
 def decode_message(reader: Reader, message: Any, out: Collector) -> None:
-    message = require_mapping(message)
-    role = role_of(reader, message, _ROLES)
+    role = message_role(reader, message, _ROLES)
     out.begin(role)
     for block in content_blocks(reader, message, lambda item: decode_block(reader, item)):
         out.add(block)

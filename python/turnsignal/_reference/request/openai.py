@@ -18,11 +18,11 @@ from turnsignal._reference.request.read import (
     decode_iter,
     get_str,
     located,
+    message_role,
     optional_list,
     refusal_text,
     request_messages,
     require_mapping,
-    role_of,
     tools_and_choice,
 )
 from turnsignal._reference.request.sink import Collector, walk_back
@@ -158,8 +158,7 @@ def _content(reader: Reader, message: Any) -> Any:
 
 
 def decode_message(reader: Reader, message: Any, out: Collector) -> None:
-    message = require_mapping(message)
-    role = role_of(reader, message, _ROLES)
+    role = message_role(reader, message, _ROLES)
     if role in _INSTRUCTION_ROLES:
         blocks = tuple(_content(reader, message)) if reader.mode == FULL else ()
         out.instruction(role, blocks)  # type: ignore[arg-type]

@@ -40,6 +40,7 @@ __all__ = [
     "decode_iter",
     "get_str",
     "located",
+    "message_role",
     "optional_list",
     "refusal_text",
     "request_messages",
@@ -98,6 +99,12 @@ def role_of(reader: Reader, mapping: Any, known: Mapping[str, T]) -> T:
         raise WireFormatError("role", "unknown role (expected one of: "
                               + ", ".join(sorted(known)) + ")")
     return role
+
+
+def message_role(reader: Reader, message: Any, known: Mapping[str, T]) -> T:
+    """The role of one message of a request, which must be a mapping: how
+    every format's ``decode_message`` opens."""
+    return role_of(reader, require_mapping(message), known)
 
 
 def block_type(reader: Reader, block: Any) -> Optional[str]:
