@@ -83,8 +83,8 @@ def breakdown(implementation: str) -> Dict[str, float]:
         for _ in range(5):
             timed.spent = 0
             started = time.perf_counter_ns()
-            found = walk(doc, locate_live(doc, timed), policy, timed, Checkpoint(), None,
-                         LEXICAL1_TURNS)
+            found = walk(doc, locate_live(doc, timed), policy, Checkpoint(), None,
+                         LEXICAL1_TURNS.bind(timed))
             walked.append(time.perf_counter_ns() - started)
             native.append(timed.spent)
         stages["native calls"].append(min(native))

@@ -173,6 +173,7 @@ def test_a_hot_path_failure_is_an_internal_error_not_a_crash(
     tc = TopicContinuity([{"name": "a"}, {"name": "b", "include_assistant": False}],
                          implementation=implementation)
     tc._hotpath = _Exploding(tc._hotpath)
+    tc._set_configs(tc._configs)  # the plan binds the per-turn calls of its hot path
     with caplog.at_level("WARNING", logger="turnsignal"):
         ev = tc.evaluate(FOLLOWUP)
     assert [r.reason for r in ev.results] == [Reason.INTERNAL_ERROR] * 2

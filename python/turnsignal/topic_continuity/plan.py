@@ -33,6 +33,7 @@ from turnsignal.topic_continuity.walk import (
     LiveStart,
     TurnCache,
     TurnCalls,
+    Turns,
     locate_live,
     walk,
 )
@@ -104,23 +105,39 @@ def valid_config(rule: EvaluatorConfig) -> bool:
     return effective_range_problem(*thresholds, *limits) is None
 
 
+#: Per evaluator: its part of the walk, and its classifier (built once per
+#: policy group from the group's extraction and the hot path's
+#: ``numbers_only``, asked once per rule). A new evaluator adds one entry.
+EVALUATOR_PARTS: Dict[str, Tuple[TurnCalls, Callable[[Extraction, Callable[[Any], bool]], Any]]] = {
+    LEXICAL1: (LEXICAL1_TURNS, Lexical1Classifier),
+    LEXICAL2: (LEXICAL2_TURNS, Lexical2Classifier),
+}
+
+
 #: One rule as the evaluation reads it: name, include_assistant,
 #: continuation, change, its group's index (-1: the evaluator's own check
 #: rejects it), evaluator, change_evidence ("" for lexical.1).
 PlannedRule = Tuple[str, bool, float, float, int, str, str]
 
 
+#: A group as the evaluation reads it: its policy's index, its evaluator's
+#: per-turn calls (bound to the signal's implementation) and its classifier.
+PlannedGroup = Tuple[int, Turns, Callable[[Extraction, Callable[[Any], bool]], Any]]
+
+
 class Plan(NamedTuple):
     """Rules checked and grouped once, when the signal is built: the rules,
-    the groups (policy index, evaluator) in first-use order, and the
+    the groups (one per policy and evaluator) in first-use order, and the
     distinct policies in first-use order (one input size each)."""
 
     rules: Tuple[PlannedRule, ...]
-    groups: Tuple[Tuple[int, str], ...]
+    groups: Tuple[PlannedGroup, ...]
     policies: Tuple[HistoryPolicy, ...]
 
 
-def plan_of(configs: Sequence[EvaluatorConfig]) -> Plan:
+def plan_of(configs: Sequence[EvaluatorConfig], hotpath: ModuleType) -> Plan:
+    """The plan of ``configs`` on ``hotpath`` (``turnsignal._native`` or
+    ``turnsignal._reference``)."""
     rules: List[PlannedRule] = []
     policies: Dict[HistoryPolicy, int] = {}
     groups: Dict[Tuple[int, str], int] = {}
@@ -134,7 +151,11 @@ def plan_of(configs: Sequence[EvaluatorConfig]) -> Plan:
         group = groups.setdefault((policy, evaluator), len(groups))
         rules.append((rule.name, rule.include_assistant, float(rule.continuation),
                       float(rule.change), group, evaluator, rule.change_evidence or ""))
-    return Plan(tuple(rules), tuple(groups), tuple(policies))
+    planned = []
+    for policy, evaluator in groups:
+        calls, classifier_of = EVALUATOR_PARTS[evaluator]
+        planned.append((policy, calls.bind(hotpath), classifier_of))
+    return Plan(tuple(rules), tuple(planned), tuple(policies))
 
 
 #: One evaluation's results in rule order, each rule's classify time and
@@ -156,15 +177,6 @@ def _walk_failed(error: Exception) -> None:
 def _unavailable(policy: HistoryPolicy) -> Extraction:
     return Extraction(Reason.HISTORY_UNAVAILABLE, Coverage.PARTIAL,
                     Scope(policy.include_assistant), ZERO_FEATURES, None, False, 0)
-
-
-#: Per evaluator: its part of the walk, and its classifier (built once per
-#: policy group from the group's extraction and the hot path's
-#: ``numbers_only``, asked once per rule). A new evaluator adds one entry.
-EVALUATOR_PARTS: Dict[str, Tuple[TurnCalls, Callable[[Extraction, Callable[[Any], bool]], Any]]] = {
-    LEXICAL1: (LEXICAL1_TURNS, Lexical1Classifier),
-    LEXICAL2: (LEXICAL2_TURNS, Lexical2Classifier),
-}
 
 
 #: One walked group: its classifier (None: the walk failed), its extraction
@@ -201,16 +213,15 @@ def evaluate_rules(doc: Any, plan: Plan, hotpath: ModuleType, *,
             continue
         group = groups[index]
         if group is None:
-            policy_index, _ = plan_groups[index]
+            policy_index, turns, classifier_of = plan_groups[index]
             policy = policies[policy_index]
-            calls, classifier_of = EVALUATOR_PARTS[evaluator]
             if not history_available:
                 found: Optional[Extraction] = _unavailable(policy)
             else:
                 if live is None:
                     live = locate_live(doc, hotpath)
                 try:  # inline, not a helper's frame: every evaluation runs it
-                    found = walk(doc, live, policy, hotpath, checkpoint, cache, calls)
+                    found = walk(doc, live, policy, checkpoint, cache, turns)
                 except Exception as error:
                     _walk_failed(error)
                     found = None

@@ -84,8 +84,8 @@ class TopicContinuity:
     def _init(self, rules: Tuple[TopicContinuityRule, ...], implementation: Optional[str],
               observers: Optional[Iterable[Any]]) -> None:
         self.rules: Tuple[TopicContinuityRule, ...] = tuple(rules)
-        self._set_configs(tuple(_eval_config(rule) for rule in self.rules))
         self.implementation, self._hotpath = _hotpath.load(implementation)
+        self._set_configs(tuple(_eval_config(rule) for rule in self.rules))
         self.observers = as_tuple(observers)
 
     @classmethod
@@ -121,7 +121,7 @@ class TopicContinuity:
     def _set_configs(self, configs: Tuple[EvaluatorConfig, ...]) -> None:
         # Configs are immutable: check the evaluator-level ranges once, here.
         self._configs = configs
-        self._plan = plan_of(configs)
+        self._plan = plan_of(configs, self._hotpath)
 
     def evaluate(self, request: Any, format: str = "auto", *, history_available: bool = True,
                  deadline: Optional[float] = None, cancel: Optional[CancelToken] = None,

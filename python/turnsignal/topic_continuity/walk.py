@@ -9,11 +9,12 @@ turn is read by one hot-path call per turn (the native core or the
 reference), and the deadline is checked between those calls, so at most one
 turn's retained text is processed between two checks (§9).
 
-The walk is the same for every evaluator; what differs is in its
-``TurnCalls``: the names of its two per-turn calls (which return the layouts
-of ``turnsignal._reference.turns``, the evaluator's ``extra`` field last) and
-what makes the group's cues of those extras. ``LEXICAL1_TURNS`` and
-``LEXICAL2_TURNS`` are at the end of this module.
+The walk is the same for every evaluator: one path, no branch on the
+evaluator. What differs is in its ``TurnCalls``: the names of its two
+per-turn calls (which return the layouts of ``turnsignal._reference.turns``,
+the evaluator's ``extra`` field last) and what makes the group's cues of
+those extras. ``LEXICAL1_TURNS`` and ``LEXICAL2_TURNS`` are at the end of
+this module; the plan binds them to an implementation once per signal.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from turnsignal.topic_continuity.policy import HistoryPolicy
 from turnsignal.topic_continuity.result import ZERO_FEATURES, Coverage, Features, Reason, Scope
 
 __all__ = ["LEXICAL1_TURNS", "LEXICAL2_TURNS", "LIVE_TOOL", "LIVE_USER", "Cues", "Extraction",
-           "LiveStart", "TurnCache", "TurnCalls", "locate_live", "walk"]
+           "LiveStart", "TurnCache", "TurnCalls", "Turns", "locate_live", "walk"]
 
 LIVE_USER = "user"
 LIVE_TOOL = "tool_continuation"
@@ -120,13 +121,26 @@ def locate_live(doc: Any, hotpath: ModuleType) -> LiveStart:
 
 
 class TurnCalls(NamedTuple):
-    """One evaluator's part of the walk: the hot-path calls that read its
-    live turn and each prior turn (by name), and what makes the group's cues
+    """One evaluator's part of the walk: the names of the hot-path calls that
+    read its live turn and each prior turn, and what makes the group's cues
     of their ``extra`` fields (the live turn's, then the kept prior turns',
     newest first); None when the evaluator has no extra."""
 
     live_turn: str
     prior_turn: str
+    cues: Optional[Callable[[Any, List[Any]], Any]]
+
+    def bind(self, hotpath: ModuleType) -> Turns:
+        """The calls of one implementation (looked up once, not per walk)."""
+        return Turns(getattr(hotpath, self.live_turn), getattr(hotpath, self.prior_turn),
+                     self.cues)
+
+
+class Turns(NamedTuple):
+    """``TurnCalls`` bound to one implementation's functions."""
+
+    live_turn: Callable[..., Tuple[Any, ...]]
+    prior_turn: Callable[..., Tuple[Any, ...]]
     cues: Optional[Callable[[Any, List[Any]], Any]]
 
 
@@ -136,12 +150,12 @@ def _terminal(status: Reason, policy: HistoryPolicy, live_kind: str, excluded: b
     return Extraction(status, _PARTIAL, scope, ZERO_FEATURES, live_kind, False, input_bytes)
 
 
-def _cached_live(call: Callable[..., Any], name: str, cache: TurnCache) -> Callable[..., Any]:
+def _cached_live(call: Callable[..., Any], cache: TurnCache) -> Callable[..., Any]:
     """A live-turn call through ``cache``, which the groups of one evaluation
     share: the live turn windowed under the same ``max_turn_bytes`` reads
     the same whatever the other limits."""
     def read(doc: Any, start: int, max_turn_bytes: int) -> Any:
-        key = (name, start, max_turn_bytes)
+        key = (call, start, max_turn_bytes)
         found = cache.get(key)
         if found is None:
             found = cache[key] = call(doc, start, max_turn_bytes)
@@ -149,13 +163,13 @@ def _cached_live(call: Callable[..., Any], name: str, cache: TurnCache) -> Calla
     return read
 
 
-def _cached_prior(call: Callable[..., Any], name: str, cache: TurnCache) -> Callable[..., Any]:
+def _cached_prior(call: Callable[..., Any], cache: TurnCache) -> Callable[..., Any]:
     """A prior-turn call through ``cache``: the same turn under the same
     ``max_turn_bytes`` and ``include_assistant`` reads the same; one left
     unread under a smaller budget is read when it fits this one."""
     def read(doc: Any, live: Any, start: int, end: int, max_turn_bytes: int,
              include_assistant: bool, budget: int) -> Any:
-        key = (name, start, max_turn_bytes, include_assistant)
+        key = (call, start, max_turn_bytes, include_assistant)
         found = cache.get(key)
         if found is None or (found[1] < 0 and found[0] <= budget):
             found = cache[key] = call(doc, live, start, end, max_turn_bytes, include_assistant,
@@ -164,73 +178,75 @@ def _cached_prior(call: Callable[..., Any], name: str, cache: TurnCache) -> Call
     return read
 
 
-# How the walk over the prior turns ended (§5.5).
-_AT_FLOOR, _WINDOW_FULL, _OVER_BUDGET, _STOPPED = 0, 1, 2, 3
+def walk(doc: Any, live: LiveStart, policy: HistoryPolicy, checkpoint: Checkpoint,
+         cache: Optional[TurnCache], turns: Turns) -> Extraction:
+    """The prior-turn walk (§5.5) and the features (§6) of one policy group,
+    with the per-turn calls of one evaluator (``turns``). ``cache`` shares
+    text work between the groups of one evaluation (None when there is one
+    group).
 
-
-def walk(doc: Any, live: LiveStart, policy: HistoryPolicy, hotpath: ModuleType,
-         checkpoint: Checkpoint, cache: Optional[TurnCache], calls: TurnCalls) -> Extraction:
-    """The live turn's reading, the prior-turn walk (§5.5) and the features
-    (§6) of one policy group, for the evaluator of ``calls``. ``cache``
-    shares text work between the groups of one evaluation (None when there
-    is one group)."""
+    One loop, written out: this runs on every evaluation, and splitting it
+    into helpers costs more (values passed and returned by the dozen) than
+    the hot-path calls of a short conversation."""
     status, live_start, live_kind, live_capped = live
     if status is not None:
         return _terminal(status, policy, live_kind, capped=live_capped)
-    if checkpoint.active and checkpoint.expired():
-        return _terminal(_CANCELLED, policy, live_kind)
-    read_live = getattr(hotpath, calls.live_turn)
-    read_prior = getattr(hotpath, calls.prior_turn)
-    if cache is not None:
-        read_live = _cached_live(read_live, calls.live_turn, cache)
-        read_prior = _cached_prior(read_prior, calls.prior_turn, cache)
-    analysed = read_live(doc, live_start, policy.max_turn_bytes)
-    if checkpoint.active and checkpoint.expired():
-        return _terminal(_CANCELLED, policy, live_kind, analysed[3], analysed[7], analysed[1])
-    walked = _prior_turns(doc, live_start, analysed, policy, read_prior, checkpoint)
-    return _extraction(doc, live_kind, analysed, policy, checkpoint, walked, calls)
-
-
-#: What ``_prior_turns`` found: (how the walk ended, prior turns kept, input
-#: bytes (the live turn's included), partial, excluded, feature cap reached,
-#: lexical, entity, combined, max raw and max entity score, the kept turns'
-#: ``extra`` fields). A plain tuple: built once per group.
-_Walked = Tuple[int, int, int, bool, bool, bool, float, float, float, float, float, List[Any]]
-
-
-def _prior_turns(doc: Any, live_start: int, analysed: Tuple[Any, ...], policy: HistoryPolicy,
-                 read: Callable[..., Tuple[Any, ...]], checkpoint: Checkpoint) -> _Walked:
-    """The prior turns (§5.5), newest first, read one call each until the
-    window's floor, ``max_prior_turns`` kept or a turn that does not fit the
-    input budget (dropped unread, with everything older); their scores
-    combined with the recency decay (§6.7)."""
-    analysis, input_bytes, partial, excluded = analysed[0], analysed[1], analysed[2], analysed[3]
-    capped, has_entities, extras = analysed[7], analysed[6] > 0, []
-    max_prior_turns, turn_bytes, max_input_bytes, include_assistant = policy
-    _, floor, starts = doc.layout
-    # The prior turns start at starts[-2], starts[-3], ... down to the
-    # window's floor (message 0 is not visited under a cap's floor).
-    first = 1 if starts[0] == 0 and (floor == _FLOOR_SCAN or floor == _FLOOR_BLOCKS) else 0
     active = checkpoint.active
-    ending, prior, end, best = _AT_FLOOR, 0, live_start, -1.0
+    if active and checkpoint.expired():
+        return _terminal(_CANCELLED, policy, live_kind)
+    read_live, read_prior, cues_of = turns
+    if cache is not None:
+        read_live, read_prior = _cached_live(read_live, cache), _cached_prior(read_prior, cache)
+    max_prior_turns, turn_bytes, max_input_bytes, include_assistant = policy
+    # The fields of ``LiveTurnResult`` (``turnsignal._reference.turns``).
+    (analysis, input_bytes, partial, excluded, opaque_only, live_terms, entity_count, capped,
+     prose_terms, strong, weak, acknowledgement, change_marker, ambiguous,
+     live_extra) = read_live(doc, live_start, turn_bytes)
+    opaque_only = opaque_only and live_kind == LIVE_USER
+    if active and checkpoint.expired():
+        return _terminal(_CANCELLED, policy, live_kind, excluded, capped, input_bytes)
+
+    _, floor, starts = doc.layout
+    # The prior turns start at starts[turn - 1], starts[turn - 2], ... down
+    # to the window's floor (message 0 is not visited under a cap's floor):
+    # the live turn starts at the newest start (``locate_live``).
+    turn = len(starts) - 1
+    first = 1 if starts[0] == 0 and (floor == _FLOOR_SCAN or floor == _FLOOR_BLOCKS) else 0
+    has_entities = entity_count > 0
+    best = -1.0
     lexical_score = entity_score = combined = max_raw = max_entity = 0.0
-    for turn in range(len(starts) - 2, first - 1, -1):
+    prior = 0
+    found_prior = beyond = floor_reached = False
+    extras: List[Any] = []  # the kept turns' ``extra`` fields, newest first
+    end = live_start
+    while True:
+        turn -= 1
+        if turn < first:
+            # The walk reaches the window's floor: the conversation's start,
+            # or a cap / the decoding budget (older history unseen).
+            floor_reached = True
+            if floor != _FLOOR_START:
+                partial = True
+            break
+        start = starts[turn]
+        found_prior = True
         if prior >= max_prior_turns:
-            ending = _WINDOW_FULL  # a complete turn lies beyond the window
+            beyond = True  # a complete turn lies beyond the window
             break
         if active and checkpoint.expired():
-            ending = _STOPPED
-            break
-        start, budget = starts[turn], max_input_bytes - input_bytes
-        (bound, size, truncated, tool_cap, turn_excluded, lexical, entity, turn_capped,
-         extra) = read(doc, analysis, start, end, turn_bytes, include_assistant, budget)
+            return _terminal(_CANCELLED, policy, live_kind, excluded, capped, input_bytes)
+        budget = max_input_bytes - input_bytes
+        # The fields of ``PriorTurnResult``.
+        (bound, turn_size, turn_truncated, turn_tool_cap, turn_excluded, lexical, entity,
+         turn_capped, extra) = read_prior(doc, analysis, start, end, turn_bytes,
+                                          include_assistant, budget)
         if bound > budget:
-            ending = _OVER_BUDGET
+            partial = True  # dropped unread, with everything older
             break
-        input_bytes += size
-        partial = partial or truncated
+        input_bytes += turn_size
+        partial = partial or turn_truncated
         excluded = excluded or turn_excluded
-        capped = capped or turn_capped or tool_cap
+        capped = capped or turn_capped or turn_tool_cap
         raw = 0.5 * lexical + 0.5 * entity if has_entities else lexical
         decayed = raw * DECAY[prior]
         if decayed > best:  # a later (older) turn must be strictly larger to win
@@ -243,46 +259,28 @@ def _prior_turns(doc: Any, live_start: int, analysed: Tuple[Any, ...], policy: H
             extras.append(extra)
         prior += 1
         end = start
-    return (ending, prior, input_bytes, partial, excluded, capped, lexical_score, entity_score,
-            combined, max_raw, max_entity, extras)
-
-
-def _extraction(doc: Any, live_kind: str, analysed: Tuple[Any, ...], policy: HistoryPolicy,
-                checkpoint: Checkpoint, walked: _Walked, calls: TurnCalls) -> Extraction:
-    """Coverage, scope and features (§5.5, §5.6, §6.7) of the walk."""
-    (ending, prior, input_bytes, partial, excluded, feature_cap, lexical, entity, combined,
-     max_raw, max_entity, extras) = walked
-    include_assistant, floor = policy.include_assistant, doc.layout[1]
-    if ending == _STOPPED:
-        return _terminal(_CANCELLED, policy, live_kind, excluded, feature_cap, input_bytes)
-    opaque_only = analysed[4] and live_kind == LIVE_USER
-    if ending == _AT_FLOOR:
-        if floor == _FLOOR_START and prior == 0:
-            # No prior turn: terminal before any text analysis counts (the
-            # live turn's entity cap plays no part, its truncation does).
-            scope = _new(Scope, (include_assistant, excluded, False))
-            return Extraction(_NO_PRIOR_TURN, _PARTIAL if partial else _FULL, scope,
-                              ZERO_FEATURES, live_kind, opaque_only, input_bytes)
-        # A cap's floor, or the decoding budget's: older history unseen.
-        partial = partial or floor != _FLOOR_START
-        feature_cap = feature_cap or floor == _FLOOR_BLOCKS
-    elif ending == _OVER_BUDGET:
-        partial = True
+    if not found_prior and floor == _FLOOR_START:
+        # Terminal before any text analysis counts: the live turn's entity
+        # cap plays no part, its truncation does.
+        scope = _new(Scope, (include_assistant, excluded, False))
+        return Extraction(_NO_PRIOR_TURN, _PARTIAL if partial else _FULL,
+                          scope, ZERO_FEATURES, live_kind, opaque_only, input_bytes)
+    feature_cap = capped or (floor_reached and floor == _FLOOR_BLOCKS)
     scope = _new(Scope, (include_assistant, excluded, feature_cap))
     if partial or feature_cap:
         coverage = _PARTIAL
+    elif beyond:
+        coverage = _WINDOW
     else:
-        coverage = _WINDOW if ending == _WINDOW_FULL else _FULL
-    if checkpoint.active and checkpoint.expired():
+        coverage = _FULL
+    if active and checkpoint.expired():
         return _terminal(_CANCELLED, policy, live_kind, excluded, feature_cap, input_bytes)
-    (_, _, _, _, _, live_terms, _, _, prose_terms, strong, weak, acknowledgement, change_marker,
-     ambiguous, live_extra) = analysed
-    features = _new(Features, (prior, input_bytes, live_terms, prose_terms, lexical, entity,
-                               combined, max_raw, max_entity, strong, weak, change_marker,
-                               ambiguous, acknowledgement))
-    cues = None if calls.cues is None else calls.cues(live_extra, extras)
-    return _new(Extraction, (None, coverage, scope, features, live_kind, opaque_only,
-                             input_bytes, cues))
+    features = _new(Features, (prior, input_bytes, live_terms, prose_terms, lexical_score,
+                               entity_score, combined, max_raw, max_entity, strong, weak,
+                               change_marker, ambiguous, acknowledgement))
+    cues = None if cues_of is None else cues_of(live_extra, extras)
+    return _new(Extraction, (None, coverage, scope, features, live_kind, opaque_only, input_bytes,
+                             cues))
 
 
 # -- the evaluators ---------------------------------------------------------------------------
