@@ -18,7 +18,7 @@ import re
 from pathlib import Path
 from typing import Dict, Iterator, List, Optional, Sequence, Set, Tuple
 
-from conftest import ROOT
+from support.environment import ROOT
 
 PACKAGE = ROOT / "python" / "turnsignal"
 RUST = ROOT / "rust" / "src"

@@ -33,7 +33,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conftest import IN_CI
+from support.environment import IN_CI
 from turnsignal import TopicContinuity, TopicContinuityRule
 from turnsignal.cli import main as cli_main
 from turnsignal.errors import ConfigError, WireFormatError
@@ -799,6 +799,7 @@ def wire_shaped(secret: str) -> st.SearchStrategy[Any]:
 _FUZZ_SECRET = f"SECRET_{uuid.uuid4().hex}"  # one per run: Hypothesis needs a fixed strategy
 
 
+@pytest.mark.slow
 @given(request=wire_shaped(_FUZZ_SECRET))
 def test_fuzzed_requests_leak_nothing(implementation: str, request: Any) -> None:
     secrets = Secrets()

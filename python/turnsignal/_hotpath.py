@@ -8,7 +8,7 @@ implemented twice, with identical results:
 * ``turnsignal._reference`` — the pure-Python reference, the fallback.
 
 The interface is what both modules export: the same names with the same
-parameters (checked by ``tests/test_hotpath_interface.py``), typed in
+parameters (checked by ``tests/hotpath/test_hotpath_interface.py``), typed in
 ``turnsignal/_native.pyi``; the tuples the per-turn calls return are laid out
 once, in ``turnsignal._reference.turns``.
 

@@ -4,7 +4,7 @@
 
 Every evaluator's two calls return the same two layouts, defined here once
 for Python (``rust/src/python/turns.rs`` defines them once for Rust, and
-tests/test_turn_layouts.py checks both): lexical.1's fields, then one
+tests/hotpath/test_turn_layouts.py checks both): lexical.1's fields, then one
 ``extra`` field holding what the evaluator adds — None for lexical.1,
 ``Lexical2LiveExtra`` / ``Lexical2PriorExtra`` for lexical.2. The walk
 (``turnsignal.topic_continuity.walk``) unpacks them by position, in this
