@@ -249,8 +249,29 @@ def test_every_import_points_down() -> None:
                                  problems)
 
 
+def _knot(graph: Dict[str, Set[str]], circle: List[str]) -> str:
+    """The circle, and every module caught in the same knot with it."""
+    members = {node for node in graph if circle[0] in _reachable(graph, node)
+               and node in _reachable(graph, circle[0])}
+    shown = " -> ".join(circle)
+    if len(members) > len(circle) - 1:
+        shown += f" (a knot of {len(members)}: {', '.join(sorted(members))})"
+    return shown
+
+
+def _reachable(graph: Dict[str, Set[str]], start: str) -> Set[str]:
+    seen, stack = {start}, [start]
+    while stack:
+        for target in graph.get(stack.pop(), ()):
+            if target not in seen:
+                seen.add(target)
+                stack.append(target)
+    return seen
+
+
 def test_no_import_circle() -> None:
-    found = [" -> ".join(circle) for circle in cycles(import_graph())]
+    graph = import_graph()
+    found = [_knot(graph, circle) for circle in cycles(graph)]
     assert not found, _report("import circles:", found)
 
 

@@ -14,7 +14,7 @@ both implementations' ``request_facts`` share.
 from __future__ import annotations
 
 from types import ModuleType
-from typing import Dict, NamedTuple, Optional, Tuple
+from typing import Any, Dict, NamedTuple, Optional, Tuple
 
 from turnsignal import _hotpath
 from turnsignal._reference import facts as _facts
@@ -54,7 +54,7 @@ class ConversationFacts(NamedTuple):
         return dict(self._asdict())
 
 
-def tool_choice_flags(value: object) -> Tuple[int, int]:
+def tool_choice_flags(value: Any) -> Tuple[int, int]:
     """``(tool_choice_required, tool_choice_none)`` of a raw ``tool_choice``
     value (see ``turnsignal.wire``: "required", "any" or a named tool force a
     tool; "none" forbids one). ``Conversation.tool_choice`` holds the decoded

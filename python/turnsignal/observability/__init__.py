@@ -19,7 +19,7 @@ import logging
 from turnsignal.observability.log_events import LoggingObserver
 from turnsignal.observability.otel import OpenTelemetryObserver
 from turnsignal.observability.prometheus import PrometheusObserver
-from turnsignal.topic_continuity.replay import REPLAY_FIELDS, replay_record, replay_records
+from turnsignal.observability.replay import REPLAY_FIELDS, replay_record, replay_records
 
 __all__ = [
     "REPLAY_FIELDS",

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any, Dict, Optional
 
-from turnsignal.topic_continuity.replay import replay_record
+from turnsignal.observability.replay import replay_record
 from turnsignal.topic_continuity.result import Reason
 
 if TYPE_CHECKING:  # pragma: no cover

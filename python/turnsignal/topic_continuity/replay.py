@@ -2,16 +2,17 @@
 
 A replay record is what an operator stores to explain or re-check a routing
 decision later without keeping the conversation: the verdict, its scope, the
-numbers it was computed from and what it cost.
+numbers it was computed from and what it cost. ``replay_records`` (every
+rule of an evaluation) is beside ``TopicContinuityEvaluation``.
 """
 
 from __future__ import annotations
 
-from typing import Any, Dict, Iterable, List, Protocol, Tuple
+from typing import Any, Dict, Tuple
 
 from turnsignal.topic_continuity.plan import RuleOutcome
 
-__all__ = ["REPLAY_FIELDS", "replay_record", "replay_records"]
+__all__ = ["REPLAY_FIELDS", "replay_record"]
 
 #: The fields of a replay record, in the spec's order.
 REPLAY_FIELDS: Tuple[str, ...] = (
@@ -53,16 +54,3 @@ def replay_record(outcome: RuleOutcome) -> Dict[str, Any]:
         "classify_us": outcome.classify_us,
         "prepare_extract_us": outcome.prepare_extract_us,
     }
-
-
-class _Evaluated(Protocol):
-    """A ``TopicContinuityEvaluation`` as read here (which imports this module)."""
-
-    @property
-    def outcomes(self) -> Iterable[RuleOutcome]: ...
-
-
-def replay_records(evaluation: _Evaluated) -> List[Dict[str, Any]]:
-    """One replay record per rule of a ``TopicContinuityEvaluation``, in
-    declaration order."""
-    return [replay_record(outcome) for outcome in evaluation.outcomes]
