@@ -94,9 +94,11 @@ _UNREAD_LEXICAL2 = Lexical2PriorExtra(False, 0.0, ACT_NONE)
 def _live_result(window: LiveWindow, analysis: Any, prose_terms: int,
                  flags: Tuple[bool, ...], extra: Any) -> LiveTurnResult:
     _, byte_count, truncated, excluded, opaque_only = window
+    strong, weak, acknowledgement, change_marker, ambiguous = flags
     return LiveTurnResult(analysis, byte_count, truncated, excluded, opaque_only,
                           analysis.term_count, analysis.entity_count, analysis.capped,
-                          prose_terms, *flags, extra)
+                          prose_terms, strong, weak, acknowledgement, change_marker, ambiguous,
+                          extra)
 
 
 def live_turn(doc: Doc, start: int, max_turn_bytes: int) -> LiveTurnResult:

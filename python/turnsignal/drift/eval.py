@@ -88,8 +88,8 @@ def _case(data: Any, where: Tuple[str, int]) -> LabeledCase:
 
 def read_cases(paths: Iterable[Union[str, Path]]) -> Iterator[LabeledCase]:
     """Cases of JSONL files (``.jsonl`` or ``.jsonl.gz``), in order."""
-    for raw in paths:
-        path = Path(raw)
+    for given in paths:
+        path = Path(given)
         try:
             for number, raw in lines_of(path):
                 line = raw.decode("utf-8")

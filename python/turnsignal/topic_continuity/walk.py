@@ -163,21 +163,6 @@ def _cached_live(call: Callable[..., Any], cache: TurnCache) -> Callable[..., An
     return read
 
 
-def _cached_prior(call: Callable[..., Any], cache: TurnCache) -> Callable[..., Any]:
-    """A prior-turn call through ``cache``: the same turn under the same
-    ``max_turn_bytes`` and ``include_assistant`` reads the same; one left
-    unread under a smaller budget is read when it fits this one."""
-    def read(doc: Any, live: Any, start: int, end: int, max_turn_bytes: int,
-             include_assistant: bool, budget: int) -> Any:
-        key = (call, start, max_turn_bytes, include_assistant)
-        found = cache.get(key)
-        if found is None or (found[1] < 0 and found[0] <= budget):
-            found = cache[key] = call(doc, live, start, end, max_turn_bytes, include_assistant,
-                                      budget)
-        return found
-    return read
-
-
 def walk(doc: Any, live: LiveStart, policy: HistoryPolicy, checkpoint: Checkpoint,
          cache: Optional[TurnCache], turns: Turns) -> Extraction:
     """The prior-turn walk (§5.5) and the features (§6) of one policy group,
@@ -196,7 +181,7 @@ def walk(doc: Any, live: LiveStart, policy: HistoryPolicy, checkpoint: Checkpoin
         return _terminal(_CANCELLED, policy, live_kind)
     read_live, read_prior, cues_of = turns
     if cache is not None:
-        read_live, read_prior = _cached_live(read_live, cache), _cached_prior(read_prior, cache)
+        read_live = _cached_live(read_live, cache)
     max_prior_turns, turn_bytes, max_input_bytes, include_assistant = policy
     # The fields of ``LiveTurnResult`` (``turnsignal._reference.turns``).
     (analysis, input_bytes, partial, excluded, opaque_only, live_terms, entity_count, capped,
@@ -236,10 +221,21 @@ def walk(doc: Any, live: LiveStart, policy: HistoryPolicy, checkpoint: Checkpoin
         if active and checkpoint.expired():
             return _terminal(_CANCELLED, policy, live_kind, excluded, capped, input_bytes)
         budget = max_input_bytes - input_bytes
+        if cache is None:
+            scored = read_prior(doc, analysis, start, end, turn_bytes, include_assistant, budget)
+        else:
+            # Inline, not a wrapper's frame (one per turn of every group):
+            # the same turn under the same max_turn_bytes and
+            # include_assistant reads the same; one left unread under a
+            # smaller budget is read when it fits this one.
+            key = (read_prior, start, turn_bytes, include_assistant)
+            scored = cache.get(key)
+            if scored is None or (scored[1] < 0 and scored[0] <= budget):
+                scored = cache[key] = read_prior(doc, analysis, start, end, turn_bytes,
+                                                 include_assistant, budget)
         # The fields of ``PriorTurnResult``.
         (bound, turn_size, turn_truncated, turn_tool_cap, turn_excluded, lexical, entity,
-         turn_capped, extra) = read_prior(doc, analysis, start, end, turn_bytes,
-                                          include_assistant, budget)
+         turn_capped, extra) = scored
         if bound > budget:
             partial = True  # dropped unread, with everything older
             break
