@@ -24,9 +24,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from datasets import sampled_requests
 
 from turnsignal import TopicContinuity, _hotpath, wire
-from turnsignal.topic_continuity.checkpoint import Checkpoint
-from turnsignal.topic_continuity.classify import Classifier
-from turnsignal.topic_continuity.walk import evidence, locate_live
+from turnsignal.checkpoint import Checkpoint
+from turnsignal.topic_continuity.classify.lexical1 import Lexical1Classifier
+from turnsignal.topic_continuity.walk import LEXICAL1_TURNS, locate_live, walk
 
 
 class _Timed:
@@ -83,12 +83,14 @@ def breakdown(implementation: str) -> Dict[str, float]:
         for _ in range(5):
             timed.spent = 0
             started = time.perf_counter_ns()
-            found = evidence(doc, locate_live(doc, timed), policy, timed, Checkpoint(), None)
+            found = walk(doc, locate_live(doc, timed), policy, Checkpoint(), None,
+                         LEXICAL1_TURNS.bind(timed))
             walked.append(time.perf_counter_ns() - started)
             native.append(timed.spent)
         stages["native calls"].append(min(native))
         stages["walk"].append(min(walked) - min(native))
-        stages["classify"].append(_ns(lambda f=found: Classifier(f).result("r", 0.35, 0.08)))
+        stages["classify"].append(
+            _ns(lambda f=found: Lexical1Classifier(f).result("r", 0.35, 0.08)))
     medians = {name: statistics.median(values) / 1000 for name, values in stages.items()}
     parts = sum(v for k, v in medians.items() if k != "evaluate")
     medians["rest of evaluate"] = max(0.0, medians["evaluate"] - parts)

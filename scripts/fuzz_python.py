@@ -5,7 +5,7 @@
     python scripts/fuzz_python.py --seconds 60 --engine atheris  # coverage-guided, if installed
 
 Every generated request (JSON-shaped junk biased towards the wire formats'
-keys, domain text, hostile objects from tests/test_hostile_wire_matrix.py) is
+keys, domain text, hostile objects from tests/support/hostile.py) is
 evaluated in a random format. The property: a ``TopicContinuityEvaluation``
 whose results satisfy the spec §8 invariants, or a ``WireFormatError`` with a
 path and no request text; the request is unchanged afterwards; and the two
@@ -43,7 +43,7 @@ def _plain(value: Any, depth: int = 0) -> bool:
 
 def check_one(request: Any, format_: str, implementations: Sequence[str]) -> None:
     """The fuzz property (see the module docstring)."""
-    from test_hostile_wire_matrix import outcome
+    from support.hostile import outcome
 
     before = copy.deepcopy(request) if _plain(request) else None
     results = []
@@ -60,8 +60,8 @@ def check_one(request: Any, format_: str, implementations: Sequence[str]) -> Non
 def _strategy() -> Any:
     from hypothesis import strategies as st
 
-    from strategies import conversations, domain_text
-    from test_hostile_wire_matrix import hostile_values
+    from support.hostile import hostile_values
+    from support.strategies import conversations, domain_text
 
     keys = st.sampled_from(
         ["role", "content", "type", "text", "messages", "input", "system", "tool_calls",

@@ -7,6 +7,8 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import pytest
+
 from turnsignal import TopicContinuity
 from turnsignal.conformance import read_vectors
 
@@ -25,6 +27,7 @@ def _requests(limit: int) -> list:
     return out
 
 
+@pytest.mark.slow
 def test_threads_match_sequential(implementation: str) -> None:
     tc = TopicContinuity([{"name": "a"}, {"name": "b", "include_assistant": False}],
                          implementation=implementation)

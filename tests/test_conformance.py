@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import require_shared
+from support.environment import require_shared
 from turnsignal.conformance import find_vector_files, read_vectors, run_conformance
 
 VECTORS = Path(__file__).parent / "vectors"
@@ -23,11 +23,13 @@ def _assert_passes(path: Path, implementation: str) -> None:
     assert report.passed > 0, f"no vector found in {path}"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", OWN_FILES)
 def test_own_vectors(name: str, implementation: str) -> None:
     _assert_passes(VECTORS / name, implementation)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", THIRD_PARTY_FILES)
 def test_shared_vectors(name: str, implementation: str) -> None:
     _assert_passes(require_shared("conformance", name), implementation)

@@ -15,18 +15,13 @@ from typing import List
 
 import pytest
 
+from support.helpers import python_blocks
+
 ROOT = Path(__file__).resolve().parents[1]
 DOCUMENTS = ["README.md", "docs/topic-continuity.md", "docs/wire-formats.md",
              "docs/observability.md", "docs/conversation.md", "docs/decisions.md",
              "docs/drift.md", "docs/sessions.md", "docs/segmentation.md",
              "docs/history-reset.md"]
-_BLOCK = re.compile(r"```python\n(.*?)```", re.S)
-
-
-def python_blocks(path: Path) -> List[str]:
-    return _BLOCK.findall(path.read_text(encoding="utf-8"))
-
-
 def printed_comments(blocks: List[str]) -> List[str]:
     """The comment lines right after a ``print(...)`` line: the output the
     example promises (``# continuation ...``)."""
@@ -59,6 +54,7 @@ def test_python_examples_run(document: str, implementation: str,
     assert os.environ["TURNSIGNAL_IMPLEMENTATION"] == implementation
 
 
+@pytest.mark.slow
 def test_replay_doc_examples_run_on_the_shipped_log(tmp_path: Path, implementation: str,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     """docs/replay.md's commands and Python example, on examples/requests.jsonl,
@@ -82,6 +78,6 @@ def test_replay_doc_examples_run_on_the_shipped_log(tmp_path: Path, implementati
     with contextlib.redirect_stdout(output), contextlib.redirect_stderr(io.StringIO()):
         for block in python_blocks(ROOT / "docs" / "replay.md"):
             if "import ray" in block:
-                continue  # needs a Ray cluster: tests/test_replay_ray.py runs it
+                continue  # needs a Ray cluster: tests/offline/test_replay_ray.py runs it
             exec(compile(block, "docs/replay.md:example", "exec"), {})
     assert output.getvalue().splitlines()[0].startswith("[5, 6] ")

@@ -10,7 +10,9 @@ from types import ModuleType
 
 import pytest
 
-from conftest import ROOT, load_hotpath
+from support.environment import ROOT, load_hotpath
+
+pytestmark = pytest.mark.slow  # the quick loop (pytest -m "not slow") leaves these out
 
 
 def _script(name: str) -> ModuleType:
@@ -33,7 +35,7 @@ def test_python_fuzz_smoke_both_implementations() -> None:
 def test_fuzz_property_rejects_a_bad_outcome(monkeypatch: pytest.MonkeyPatch) -> None:
     # The harness must be able to fail: an evaluator raising something other
     # than WireFormatError is a finding.
-    import test_hostile_wire_matrix as matrix
+    import support.hostile as hostile
 
     fuzz = _script("fuzz_python.py")
 
@@ -41,7 +43,7 @@ def test_fuzz_property_rejects_a_bad_outcome(monkeypatch: pytest.MonkeyPatch) ->
         def evaluate(self, request: object, format_: str) -> None:
             raise KeyError("not a typed error")
 
-    monkeypatch.setattr(matrix, "evaluator", lambda implementation: Broken())
+    monkeypatch.setattr(hostile, "evaluator", lambda implementation: Broken())
     with pytest.raises(KeyError):
         fuzz.check_one({"messages": []}, "openai", ("python",))
 

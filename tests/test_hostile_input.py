@@ -1,4 +1,4 @@
-"""Hostile input beyond the position matrix (tests/test_hostile_wire_matrix.py):
+"""Hostile input beyond the position matrix (tests/wire/test_hostile_wire_matrix.py):
 sizes (10 MB strings, 100,000 messages or blocks), 10,000-level nesting,
 containers that grow while being read, hostile rule configurations and
 ``evaluate()`` arguments, and bounded cost on prior turns, entities and tool
@@ -13,8 +13,8 @@ from typing import Any, Callable, Dict, List
 
 import pytest
 
-from helpers import best_time
-from test_hostile_wire_matrix import (
+from support.helpers import best_time
+from support.hostile import (
     FORMATS,
     SECRET,
     Boom,
@@ -77,6 +77,7 @@ def test_ten_megabyte_tool_arguments_and_results(implementation: str) -> None:
     assert error is None and evaluation is not None
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("format_", FORMATS)
 def test_hundred_thousand_messages_cost_what_a_thousand_do(implementation: str,
                                                            format_: str) -> None:
@@ -154,6 +155,7 @@ def _deep_requests() -> Dict[str, Any]:
     }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", sorted(_deep_requests()))
 def test_ten_thousand_levels_of_nesting(implementation: str, case: str) -> None:
     format_, request = _deep_requests()[case]
@@ -414,6 +416,7 @@ BIG = [{"name": "big", "limits": {"max_prior_turns": 8, "max_turn_bytes": 65536,
                                   "max_input_bytes": 589824}}]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(ADVERSARIAL))
 def test_adversarial_prior_turns_are_linear(implementation: str, name: str) -> None:
     tc = TopicContinuity(BIG, implementation=implementation)
@@ -432,6 +435,7 @@ def _entities(count: int, tag: str) -> str:
     return " ".join(f"src/{tag}{i}/mod{i}.go fn{tag}{i}Call v{i}.{i}.1" for i in range(count))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("where", ["live", "prior", "both"])
 def test_thousands_of_entities_cost_about_what_words_do(implementation: str, where: str) -> None:
     tc = TopicContinuity(BIG, implementation=implementation)

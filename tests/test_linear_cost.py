@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import best_time
+from support.helpers import best_time
 from turnsignal import TopicContinuity
+
+pytestmark = pytest.mark.slow  # the quick loop (pytest -m "not slow") leaves these out
 
 SIZE = 60_000
 ORDINARY = ("parse the config_loader output and validateToken in auth.ts " * 2000)[:SIZE]

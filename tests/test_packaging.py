@@ -13,7 +13,7 @@ import sys
 import tarfile
 from pathlib import Path
 
-from conftest import ROOT, require_module
+from support.environment import ROOT, require_module
 
 MAX_SDIST_BYTES = 1 << 20
 

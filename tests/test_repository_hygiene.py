@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, shared_dir
+from support.environment import ROOT, shared_dir
 
 SCANNED = ("python", "tests", "benches", "scripts", "docs", "examples", ".ci", "rust", "fuzz")
 SUFFIXES = {".py", ".rs", ".md", ".sh", ".toml", ".yaml", ".yml", ".json", ".cfg", ".txt", ""}

@@ -14,7 +14,7 @@ from typing import Any, Dict, List
 import pytest
 import yaml
 
-from conftest import require_shared
+from support.environment import require_shared
 from turnsignal import ConfigError, TopicContinuity, WireFormatError
 from turnsignal.router import Router
 

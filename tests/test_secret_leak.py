@@ -33,7 +33,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conftest import IN_CI
+from support.environment import IN_CI
 from turnsignal import TopicContinuity, TopicContinuityRule
 from turnsignal.cli import main as cli_main
 from turnsignal.errors import ConfigError, WireFormatError
@@ -43,7 +43,7 @@ from turnsignal.observability import (
     PrometheusObserver,
     replay_records,
 )
-from turnsignal.topic_continuity.evaluate import EvalConfig
+from turnsignal.topic_continuity.plan import EvaluatorConfig
 from turnsignal.wire import decode
 
 
@@ -501,8 +501,8 @@ def test_internal_error_results_leak_nothing(format: str, implementation: str,
     results, logged additionally at WARNING."""
     ent = secrets()
     request = BUILDERS[format](secrets, LIVE_TURNS["overlap"](secrets, ent), ent)
-    invalid = EvalConfig("broken", True, 0.35, 0.08, 0, 16384, 16384)
-    valid = EvalConfig("topic_boundary", True, 0.35, 0.08, 8, 16384, 147456)
+    invalid = EvaluatorConfig("broken", True, 0.35, 0.08, 0, 16384, 16384)
+    valid = EvaluatorConfig("topic_boundary", True, 0.35, 0.08, 8, 16384, 147456)
     signal = TopicContinuity._unchecked([invalid, valid], implementation=implementation)
     signal.observers = tuple(channels.observers)
     channels.keep_evaluation("internal error", signal.evaluate(request, format))
@@ -799,6 +799,7 @@ def wire_shaped(secret: str) -> st.SearchStrategy[Any]:
 _FUZZ_SECRET = f"SECRET_{uuid.uuid4().hex}"  # one per run: Hypothesis needs a fixed strategy
 
 
+@pytest.mark.slow
 @given(request=wire_shaped(_FUZZ_SECRET))
 def test_fuzzed_requests_leak_nothing(implementation: str, request: Any) -> None:
     secrets = Secrets()

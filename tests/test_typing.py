@@ -11,7 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import load_hotpath, require_module
+from support.environment import load_hotpath, require_module
 
 
 def test_native_stub_matches_the_extension(tmp_path: Path) -> None:

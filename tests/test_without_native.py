@@ -15,7 +15,11 @@ import subprocess
 import sys
 from typing import Dict
 
-from conftest import ROOT
+import pytest
+
+from support.environment import ROOT
+
+pytestmark = pytest.mark.slow  # the quick loop (pytest -m "not slow") leaves these out
 
 
 def _env(ci: bool) -> Dict[str, str]:
@@ -39,12 +43,12 @@ def test_every_test_module_collects_without_the_extension() -> None:
     assert "error" not in done.stdout.splitlines()[-1].lower(), done.stdout[-3000:]
     # No module is skipped whole at collection: its tests are listed one by one.
     assert "SKIPPED" not in done.stdout, done.stdout[-3000:]
-    assert "tests/test_native_differential.py::test_lowercase" in done.stdout
+    assert "tests/hotpath/test_native_differential.py::test_lowercase" in done.stdout
 
 
 def test_native_tests_skip_with_a_reason_and_the_rest_runs_on_the_reference() -> None:
-    done = _pytest("-q", "-rs", "tests/test_native_differential.py::test_lowercase",
-                   "tests/test_topic_continuity_api.py")
+    done = _pytest("-q", "-rs", "tests/hotpath/test_native_differential.py::test_lowercase",
+                   "tests/topic_continuity/test_topic_continuity_api.py")
     assert done.returncode == 0, done.stdout[-3000:]
     summary = done.stdout.splitlines()[-1]
     assert " passed" in summary and " skipped" in summary and "failed" not in summary
@@ -53,7 +57,7 @@ def test_native_tests_skip_with_a_reason_and_the_rest_runs_on_the_reference() ->
 
 
 def test_in_ci_a_missing_extension_fails() -> None:
-    done = _pytest("-q", "tests/test_native_differential.py::test_lowercase", ci=True)
+    done = _pytest("-q", "tests/hotpath/test_native_differential.py::test_lowercase", ci=True)
     assert done.returncode == 1, done.stdout[-3000:]
     assert "cannot import turnsignal._native" in done.stdout
 

@@ -166,12 +166,12 @@ fn turn_level(live: &[&str], prior: &[&str], tools: &[&str]) {
 /// The lexical.2 calls: the same scores as lexical.1, overlaps in [0, 1], a
 /// turn against itself finds all its content terms and definite heads.
 fn lexical2_level(live: &[&str], prior: &[&str], tools: &[&str]) {
-    let analysis = lexical2::analyze_live2(live);
+    let analysis = lexical2::analyze_live(live);
     assert_eq!(analysis.base.term_count(), analyze_live(live).term_count());
     assert!(analysis.cues.lead <= live.first().map_or(0, |s| s.len()));
     for newest in [false, true] {
         let (lexical, entity, _, _, overlap) =
-            lexical2::score_prior2(&analysis, prior, tools, newest);
+            lexical2::score_prior(&analysis, prior, tools, newest);
         let (l1_lexical, l1_entity, _) = score_prior(&analysis.base, prior, tools);
         assert_eq!(
             (lexical, entity),
@@ -181,7 +181,7 @@ fn lexical2_level(live: &[&str], prior: &[&str], tools: &[&str]) {
         check_score(overlap, "recent overlap");
     }
     let (_, _, _, definite, overlap) =
-        lexical2::score_prior2(&analysis, live, &[] as &[&str], true);
+        lexical2::score_prior(&analysis, live, &[] as &[&str], true);
     if !analysis.content.is_empty() {
         assert_eq!(overlap, 1.0, "content terms scored against themselves");
     }
@@ -194,5 +194,5 @@ fn lexical2_level(live: &[&str], prior: &[&str], tools: &[&str]) {
         let _ = lexical2::recent_act(text);
         let _ = lexical2::stem(text);
     }
-    let _ = lexical2::phrase_flags2(prior);
+    let _ = lexical2::phrase_flags(prior);
 }

@@ -23,6 +23,7 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from turnsignal import _hotpath
+from turnsignal._version import __version__
 from turnsignal.config import TopicContinuityRule
 from turnsignal.conversation import ConversationFacts, ConversationRuleResult, ConversationSignal
 from turnsignal.decisions import DecisionMatch
@@ -92,20 +93,6 @@ logging.getLogger("turnsignal").addHandler(logging.NullHandler())
 #: The hot-path implementation in use: ``"native"`` (the Rust core) or
 #: ``"python"`` (the pure-Python reference); see ``TURNSIGNAL_IMPLEMENTATION``.
 IMPLEMENTATION: str = _hotpath.load()[0]
-
-
-def _version() -> str:
-    try:
-        from importlib.metadata import PackageNotFoundError, version
-    except ImportError:  # pragma: no cover - Python < 3.8
-        return "0+unknown"
-    try:
-        return version("turnsignal")
-    except PackageNotFoundError:
-        return "0+unknown"
-
-
-__version__: str = _version()
 
 _LAZY = {name: "turnsignal.segmentation"
          for name in ("segment", "Segment", "Segmentation", "Segmenter")}

@@ -12,37 +12,37 @@ __all__ = [
     "BUILD_PROFILE",
     "UNICODE_VERSION",
     "Doc",
+    "Lexical2LiveTurn",
     "LiveTurn",
-    "LiveTurn2",
     "NativeError",
     "__version__",
     "analyze_live",
-    "analyze_live2",
     "content_terms",
     "count_facts",
     "decode_request",
     "definite_heads",
     "entities",
     "evaluation_doc",
+    "lexical2_analyze_live",
+    "lexical2_live_turn",
+    "lexical2_phrase_flags",
+    "lexical2_prior_turn",
+    "lexical2_score_prior",
     "lexicons",
     "live_cues",
     "live_turn",
-    "live_turn2",
     "lowercase",
     "masked_ranges",
     "messages_doc",
     "numbers_only",
     "phrase_flags",
-    "phrase_flags2",
     "phrase_tokens",
     "prior_turn",
-    "prior_turn2",
     "prose_term_count",
     "provenance_parts",
     "recent_act",
     "request_facts",
     "score_prior",
-    "score_prior2",
     "single_quote_spans",
     "stem",
     "term_set",
@@ -190,11 +190,13 @@ def tool_ids_match(doc: Doc, start: int) -> bool:
     """The tool walk's check over messages ``start+1 ..``: some tool result,
     and every result answers a call."""
 
+# The per-turn calls return the layouts of ``turnsignal._reference.turns``
+# (``LiveTurnResult``, ``PriorTurnResult``): lexical.1's fields, then the
+# evaluator's ``extra`` (None for lexical.1).
+
 def live_turn(doc: Doc, start: int, max_turn_bytes: int) -> Tuple[Any, ...]:
-    """(analysis: LiveTurn, byte_count, truncated, excluded, opaque_only,
-    term_count, entity_count, capped, prose_terms, strong_reference,
-    weak_reference, acknowledgement, change_marker, marker_ambiguous) of the
-    live turn (messages ``start..``)."""
+    """The live turn (messages ``start..``) as lexical.1 reads it: a
+    ``LiveTurnResult``, the analysis a ``LiveTurn``."""
 
 def prior_turn(
     doc: Doc,
@@ -204,29 +206,29 @@ def prior_turn(
     max_turn_bytes: int,
     include_assistant: bool,
     budget: int,
-) -> Tuple[int, int, bool, bool, bool, float, float, bool]:
-    """(upper_bound, byte_count, truncated, tool_cap_reached, excluded,
-    lexical, entity, capped) of one prior turn (messages ``start..end``);
-    byte_count -1 (and nothing computed) when its upper bound exceeds
-    ``budget``."""
+) -> Tuple[int, int, bool, bool, bool, float, float, bool, None]:
+    """One prior turn (messages ``start..end``) as lexical.1 reads it: a
+    ``PriorTurnResult``; byte_count -1 (and nothing computed) when its upper
+    bound exceeds ``budget``."""
 
-def live_turn2(doc: Doc, start: int, max_turn_bytes: int) -> Tuple[Any, ...]:
-    """``live_turn``'s fields for lexical.2 (the analysis a LiveTurn2, the
-    flags with lexical.2's lexicons), then the cues (lead, request, addition,
-    polar, pronoun, dependency, question) and the number of content terms."""
+def lexical2_live_turn(doc: Doc, start: int, max_turn_bytes: int) -> Tuple[Any, ...]:
+    """The live turn as lexical.2 reads it: a ``LiveTurnResult`` (the
+    analysis a ``Lexical2LiveTurn``, the flags with lexical.2's lexicons),
+    ``extra`` the cues (lead, request, addition, polar, pronoun, dependency,
+    question) and the number of content terms."""
 
-def prior_turn2(
+def lexical2_prior_turn(
     doc: Doc,
-    live: LiveTurn2,
+    live: Lexical2LiveTurn,
     start: int,
     end: int,
     max_turn_bytes: int,
     include_assistant: bool,
     budget: int,
-    newest: bool,
-) -> Tuple[int, int, bool, bool, bool, float, float, bool, bool, float, int]:
-    """``prior_turn``'s fields for lexical.2, then the definite reference,
-    and for the ``newest`` turn the recent overlap and the act of its last
+) -> Tuple[int, int, bool, bool, bool, float, float, bool, Tuple[bool, float, int]]:
+    """One prior turn as lexical.2 reads it: a ``PriorTurnResult``, ``extra``
+    the definite reference and, for the newest prior turn (the one that ends
+    where the live turn starts), the recent overlap and the act of its last
     assistant segment (0.0 and 0 otherwise, and when the turn is not read)."""
 
 # -- evaluator lexical.2 (docs/lexical2.md) ----------------------------------
@@ -237,9 +239,9 @@ def lexicons() -> Dict[str, Dict[str, Any]]:
     "constants": {name: float}, "rules": {name: [(suffix, replacement, min)]}}``."""
 
 @final
-class LiveTurn2:
+class Lexical2LiveTurn:
     """The live turn as lexical.2 sees it (§3.1-§3.4); immutable, created by
-    :func:`analyze_live2`."""
+    :func:`lexical2_analyze_live`."""
 
     @property
     def term_count(self) -> int:
@@ -264,11 +266,11 @@ class LiveTurn2:
     def flags(self) -> Tuple[bool, bool, bool, bool, bool]:
         """The phrase flags of §3.2 (lexical.2 lexicons, substring markers)."""
 
-def analyze_live2(segments: Sequence[str]) -> LiveTurn2:
+def lexical2_analyze_live(segments: Sequence[str]) -> Lexical2LiveTurn:
     """The live turn of lexical.2."""
 
-def score_prior2(
-    live: LiveTurn2, segments: Sequence[str], tool_names: Sequence[str], newest: bool
+def lexical2_score_prior(
+    live: Lexical2LiveTurn, segments: Sequence[str], tool_names: Sequence[str], newest: bool
 ) -> Tuple[float, float, bool, bool, float]:
     """``score_prior``'s (lexical, entity, capped), whether a definite head of
     the live turn is a term of this prior turn, and for the ``newest`` turn the
@@ -277,11 +279,11 @@ def score_prior2(
 def stem(word: str) -> str:
     """The light suffix stemmer (§3.4)."""
 
-def phrase_flags2(segments: Sequence[str]) -> Tuple[bool, bool, bool, bool, bool]:
+def lexical2_phrase_flags(segments: Sequence[str]) -> Tuple[bool, bool, bool, bool, bool]:
     """The phrase flags of §3.2."""
 
 def live_cues(segments: Sequence[str]) -> Tuple[int, int, bool, bool, bool, bool, bool]:
-    """The cues of §3.3 (as ``LiveTurn2.cues``)."""
+    """The cues of §3.3 (as ``Lexical2LiveTurn.cues``)."""
 
 def content_terms(segments: Sequence[str]) -> List[str]:
     """L2, sorted (§3.4)."""

@@ -16,7 +16,7 @@ from typing import Any, Callable, Iterable, Iterator, List, NamedTuple, Optional
 from turnsignal._lines import read_lines
 from turnsignal.errors import ConfigError, InputFileError
 from turnsignal.topic_continuity import TopicContinuity
-from turnsignal.topic_continuity.evaluate import EvalConfig
+from turnsignal.topic_continuity.plan import EvaluatorConfig
 from turnsignal.wire import decode
 
 __all__ = ["ConformanceReport", "FileReport", "check_vector", "find_vector_files",
@@ -81,8 +81,8 @@ def _diff(expected: Any, got: Any, where: str, out: List[str]) -> None:
         out.append(f"{where}: expected {expected!r}, got {got!r}")
 
 
-def _raw_config(entry: Any) -> EvalConfig:
-    return EvalConfig(entry["name"], entry["include_assistant"], entry["continuation"],
+def _raw_config(entry: Any) -> EvaluatorConfig:
+    return EvaluatorConfig(entry["name"], entry["include_assistant"], entry["continuation"],
                       entry["change"], entry["max_prior_turns"], entry["max_turn_bytes"],
                       entry["max_input_bytes"])
 

@@ -8,10 +8,7 @@ receives the finished evaluation, which holds only content-free values.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any, Iterable, Optional, Protocol, Tuple
-
-if TYPE_CHECKING:  # pragma: no cover
-    from turnsignal.topic_continuity.evaluation import TopicContinuityEvaluation
+from typing import Any, Iterable, Optional, Protocol, Tuple
 
 __all__ = ["Observer", "notify"]
 
@@ -19,8 +16,12 @@ _log = logging.getLogger("turnsignal")
 
 
 class Observer(Protocol):
-    def on_topic_continuity(self, evaluation: TopicContinuityEvaluation,
-                            request_id: Optional[str]) -> None: ...
+    """What an observer may implement (each method is optional: ``notify``
+    calls the ones it has). The hook lies below the signals it observes, so
+    it names their values only in words: ``evaluation`` is a
+    ``turnsignal.TopicContinuityEvaluation``."""
+
+    def on_topic_continuity(self, evaluation: Any, request_id: Optional[str]) -> None: ...
 
 
 def notify(observers: Tuple[Any, ...], method: str, *args: Any) -> None:

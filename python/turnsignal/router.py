@@ -28,6 +28,7 @@ from typing import (
 
 from . import _hotpath, wire
 from ._routing_document import RoutingDocument, load_document
+from .checkpoint import CancelToken, check_arguments, seconds
 from .config import TopicContinuityRule, parse_topic_continuity_rules
 from .config.names import name_problem
 from .conversation import ConversationFacts, ConversationSignal
@@ -45,8 +46,7 @@ from .decisions import (
 from .errors import ConfigError, ConfigIssue, WireFormatError
 from .observers import as_tuple, notify
 from .topic_continuity import Reason, TopicContinuity, TopicContinuityEvaluation
-from .topic_continuity.checkpoint import CancelToken, check_arguments, seconds
-from .topic_continuity.evaluate import fallback_run
+from .topic_continuity.plan import fallback_run
 from .wire import check_format
 
 __all__ = ["Router", "RouterEvaluation"]

@@ -1,5 +1,8 @@
-//! turnsignal's hot path: the text analysis of the topic_continuity evaluator
-//! (`shared/spec/topic-continuity.md` §6, evaluator `lexical.1`).
+//! turnsignal's native core: the decoders of the wire formats (`request`) and
+//! the text analysis of the topic_continuity evaluators (`shared/spec/
+//! topic-continuity.md` §5.4 and §6 for `lexical.1`; `lexical2` for the opt-in
+//! `lexical.2`, docs/lexical2.md). The PyO3 binding is `python`, behind the
+//! cargo feature of that name.
 //!
 //! Everything works on UTF-8 text (`&str`); offsets are byte offsets. Character
 //! classes and lowercasing come only from the generated Unicode 17 tables.
@@ -25,6 +28,7 @@ pub mod substrings;
 #[allow(clippy::all)]
 pub mod tables;
 pub mod terms;
+pub mod tokens;
 
 #[cfg(feature = "python")]
 mod python;

@@ -8,45 +8,7 @@ pub use crate::phrase_lexicon::{lexicons, Lexicon, Lexicons, NO_WORD};
 use crate::phrase_lexicon::{IS_NEGATION, IS_WEAK};
 use crate::quotes::single_quote_spans;
 use crate::substrings::substring_matches;
-
-/// One phrase token: its lowercased text is `text[start..end]` of the owning
-/// [`Tokens`]; `offset` is its byte offset in the original segment.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Token {
-    pub start: usize,
-    pub end: usize,
-    pub offset: usize,
-    pub run: usize,
-    pub word: u32,
-}
-
-/// The tokens of one view of a segment.
-#[derive(Default, Debug)]
-pub struct Tokens {
-    pub text: String,
-    pub toks: Vec<Token>,
-}
-
-impl Tokens {
-    pub fn clear(&mut self) {
-        self.text.clear();
-        self.toks.clear();
-    }
-
-    /// The lowercased text of token `i`.
-    pub fn token_text(&self, i: usize) -> &str {
-        let t = &self.toks[i];
-        &self.text[t.start..t.end]
-    }
-
-    pub fn len(&self) -> usize {
-        self.toks.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.toks.is_empty()
-    }
-}
+pub use crate::tokens::{Token, Tokens};
 
 #[inline]
 fn is_token_char(c: char) -> bool {
@@ -612,5 +574,58 @@ mod tests {
         assert!(f.marker_ambiguous);
         let f = flags(&["not a b c unrelated"]);
         assert!(f.change_marker);
+    }
+}
+
+#[cfg(test)]
+mod substring_tests {
+    //! Substring markers found in the tokens of a view (`crate::substrings`).
+    use super::*;
+
+    fn matches(text: &str, markers: &[&str], negations: &[&str]) -> Vec<(usize, bool)> {
+        let mut toks = Tokens::default();
+        tokens_of_view(text, false, &mut toks);
+        substring_matches(&toks.toks, &toks.text, markers, negations, 4)
+    }
+
+    #[test]
+    fn finds_markers_inside_and_across_tokens() {
+        assert_eq!(
+            matches("我有一个新问题", &["新问题"], &[]),
+            vec![(0, false)]
+        );
+        assert_eq!(
+            matches("ok 我有新问题 新问题", &["新问题"], &[]),
+            vec![(1, false), (2, false)]
+        );
+        assert_eq!(
+            matches("저는 다른 질문이 있어요", &["다른 질문"], &[]),
+            vec![(1, false)]
+        );
+        assert_eq!(matches("plain ascii", &["新问题"], &[]), vec![]);
+        assert_eq!(
+            matches("新新新", &["新新"], &[]),
+            vec![(0, false), (0, false)]
+        );
+    }
+
+    #[test]
+    fn negation_within_the_lookback() {
+        assert_eq!(
+            matches("这不是新问题", &["新问题"], &["不"]),
+            vec![(0, true)]
+        );
+        assert_eq!(
+            matches("不太清楚我的新问题", &["新问题"], &["不"]),
+            vec![(0, false)]
+        );
+        assert_eq!(
+            matches("不一二三新问题", &["新问题"], &["不"]),
+            vec![(0, true)]
+        );
+        assert_eq!(
+            matches("不一二三四新问题", &["新问题"], &["不"]),
+            vec![(0, false)]
+        );
     }
 }

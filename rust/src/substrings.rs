@@ -1,7 +1,7 @@
 //! Substring markers (lexical.2 §3.2): markers in scripts that do not
 //! separate words (zh, ja, ko) are found inside a run's token text.
 
-use crate::phrases::Token;
+use crate::tokens::Token;
 
 /// Occurrences of `markers` in the run texts of the tokens `t` (their texts
 /// are slices of `texts`): `(token index, negated)` for each, run by run.
@@ -64,57 +64,4 @@ fn negated(text: &str, at: usize, negations: &[&str], lookback: usize) -> bool {
         let from = if back == 0 { at } else { from };
         text[from..].find(negation).is_some_and(|i| from + i < at)
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::phrases::{tokens_of_view, Tokens};
-
-    fn matches(text: &str, markers: &[&str], negations: &[&str]) -> Vec<(usize, bool)> {
-        let mut toks = Tokens::default();
-        tokens_of_view(text, false, &mut toks);
-        substring_matches(&toks.toks, &toks.text, markers, negations, 4)
-    }
-
-    #[test]
-    fn finds_markers_inside_and_across_tokens() {
-        assert_eq!(
-            matches("我有一个新问题", &["新问题"], &[]),
-            vec![(0, false)]
-        );
-        assert_eq!(
-            matches("ok 我有新问题 新问题", &["新问题"], &[]),
-            vec![(1, false), (2, false)]
-        );
-        assert_eq!(
-            matches("저는 다른 질문이 있어요", &["다른 질문"], &[]),
-            vec![(1, false)]
-        );
-        assert_eq!(matches("plain ascii", &["新问题"], &[]), vec![]);
-        assert_eq!(
-            matches("新新新", &["新新"], &[]),
-            vec![(0, false), (0, false)]
-        );
-    }
-
-    #[test]
-    fn negation_within_the_lookback() {
-        assert_eq!(
-            matches("这不是新问题", &["新问题"], &["不"]),
-            vec![(0, true)]
-        );
-        assert_eq!(
-            matches("不太清楚我的新问题", &["新问题"], &["不"]),
-            vec![(0, false)]
-        );
-        assert_eq!(
-            matches("不一二三新问题", &["新问题"], &["不"]),
-            vec![(0, true)]
-        );
-        assert_eq!(
-            matches("不一二三四新问题", &["新问题"], &["不"]),
-            vec![(0, false)]
-        );
-    }
 }

@@ -12,56 +12,61 @@ from typing import List, Sequence, Tuple
 
 from turnsignal._reference import masking, phrases
 from turnsignal._reference.charclass import lowercase
-from turnsignal._reference.doc import live_turn, messages_doc, prior_turn, tool_ids_match
-from turnsignal._reference.doc_lexical2 import live_turn2, prior_turn2
+from turnsignal._reference.decode import evaluation_doc, request_facts
+from turnsignal._reference.doc import messages_doc, tool_ids_match
 from turnsignal._reference.entities import segment_entities
 from turnsignal._reference.facts import count_facts
-from turnsignal._reference.lexical2 import (
-    LiveTurn2,
-    analyze_live2,
+from turnsignal._reference.lexical2 import lexical2_phrase_flags
+from turnsignal._reference.lexical2.live import (
+    Lexical2LiveTurn,
     content_terms,
     definite_heads,
+    lexical2_analyze_live,
+    lexical2_score_prior,
     live_cues,
-    phrase_flags2,
-    recent_act,
-    score_prior2,
 )
-from turnsignal._reference.lexical2_stem import stem
+from turnsignal._reference.lexical2.recent import recent_act
+from turnsignal._reference.lexical2.stem import stem
 from turnsignal._reference.provenance import provenance_parts
-from turnsignal._reference.request import evaluation_doc, request_facts
-from turnsignal._reference.scoring import LiveTurn, analyze_live, prose_term_count, score_prior
+from turnsignal._reference.score import LiveTurn, analyze_live, prose_term_count, score_prior
 from turnsignal._reference.terms import term_set as _term_set
 from turnsignal._reference.terms import terms
+from turnsignal._reference.turns import (
+    lexical2_live_turn,
+    lexical2_prior_turn,
+    live_turn,
+    prior_turn,
+)
 from turnsignal._reference.values import numbers_only
 
 __all__ = [
+    "Lexical2LiveTurn",
     "LiveTurn",
-    "LiveTurn2",
     "analyze_live",
-    "analyze_live2",
     "content_terms",
     "count_facts",
     "definite_heads",
     "entities",
     "evaluation_doc",
+    "lexical2_analyze_live",
+    "lexical2_live_turn",
+    "lexical2_phrase_flags",
+    "lexical2_prior_turn",
+    "lexical2_score_prior",
     "live_cues",
     "live_turn",
-    "live_turn2",
     "lowercase",
     "masked_ranges",
     "messages_doc",
     "numbers_only",
     "phrase_flags",
-    "phrase_flags2",
     "phrase_tokens",
     "prior_turn",
-    "prior_turn2",
     "prose_term_count",
     "provenance_parts",
     "recent_act",
     "request_facts",
     "score_prior",
-    "score_prior2",
     "single_quote_spans",
     "stem",
     "term_set",

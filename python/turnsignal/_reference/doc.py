@@ -3,18 +3,17 @@
 A ``Doc`` is what the topic-continuity walk (``turnsignal.topic_continuity.
 walk``) reads: one kind byte per message and how the window ends. The walk
 decides turns, budgets, coverage and scope in Python; the text of a turn is
-only read by ``live_turn`` / ``prior_turn``, one call per turn, which window
-it (spec §5.4) and analyse it (§6). ``turnsignal._native`` implements the
-same functions over its own ``Doc``, built by its decoder without creating
-Python objects per message.
+only read by the per-turn calls (``turnsignal._reference.turns``), one call
+per turn, which window it here (spec §5.4) and analyse it (§6).
+``turnsignal._native`` implements the same functions over its own ``Doc``
+(``rust/src/python/doc.rs``), built by its decoder without creating Python
+objects per message.
 """
 
 from __future__ import annotations
 
-from typing import Any, List, NamedTuple, Sequence, Tuple
+from typing import List, NamedTuple, Sequence, Tuple
 
-from turnsignal._reference.phrases import phrase_flags
-from turnsignal._reference.scoring import LiveTurn, analyze_live, prose_term_count, score_prior
 from turnsignal._text import byte_prefix, byte_suffix, is_blank, utf8_len
 from turnsignal.model import OPAQUE_TYPES, BlockType, Message, Role
 
@@ -30,12 +29,11 @@ __all__ = [
     "Doc",
     "LiveWindow",
     "PriorWindow",
-    "live_turn",
     "live_window",
     "messages_doc",
-    "prior_turn",
     "prior_window",
     "tool_ids_match",
+    "window_doc",
 ]
 
 # Message kinds (one byte each in ``Doc.kinds``).
@@ -93,8 +91,13 @@ class Doc:
         self.layout = (self.kinds, floor, starts)
 
 
-def messages_doc(messages: Sequence[Message], truncated: bool = False,
-                 history_available: bool = True, format: str = "neutral") -> Doc:
+def messages_doc(messages: Sequence[Message]) -> Doc:
+    """The ``Doc`` of already-decoded neutral messages (``window_doc``)."""
+    return window_doc(messages)
+
+
+def window_doc(messages: Sequence[Message], truncated: bool = False,
+               history_available: bool = True, format: str = "neutral") -> Doc:
     """The window the evaluator may visit: walking from the newest message,
     the one that makes the count reach 512 messages or 4,096 blocks is the
     first (and cannot itself be visited); ``truncated`` means decoding
@@ -204,19 +207,6 @@ def live_window(doc: Doc, start: int, max_turn_bytes: int) -> LiveWindow:
                       _excluded(messages), opaque_only)
 
 
-def live_turn(doc: Doc, start: int, max_turn_bytes: int) -> Tuple[Any, ...]:
-    """The live turn (messages ``start..``): ``(analysis, byte_count,
-    truncated, excluded, opaque_only, term_count, entity_count, capped,
-    prose_terms, strong_reference, weak_reference, acknowledgement,
-    change_marker, marker_ambiguous)``."""
-    segments, byte_count, truncated, excluded, opaque_only = live_window(doc, start,
-                                                                         max_turn_bytes)
-    analysis = analyze_live(segments)
-    flags = phrase_flags(segments) if segments else (False,) * 5
-    return (analysis, byte_count, truncated, excluded, opaque_only, analysis.term_count,
-            analysis.entity_count, analysis.capped, prose_term_count(segments), *flags)
-
-
 def _upper_bound(messages: Sequence[Message], include_assistant: bool,
                  max_turn_bytes: int) -> int:
     """Bytes a prior turn could retain, from block lengths alone (no text scan)."""
@@ -294,17 +284,3 @@ def prior_window(doc: Doc, start: int, end: int, max_turn_bytes: int, include_as
     return PriorWindow(bound, window.segments, user_segments, names,
                        max_turn_bytes - window.budget, window.truncated, tool_cap,
                        _excluded(messages))
-
-
-def prior_turn(doc: Doc, live: LiveTurn, start: int, end: int, max_turn_bytes: int,
-               include_assistant: bool, budget: int) -> Tuple[Any, ...]:
-    """One prior turn (messages ``start..end``): ``(upper_bound, byte_count,
-    truncated, tool_cap_reached, excluded, lexical, entity, capped)``. When
-    its upper bound exceeds ``budget`` the turn is not read: ``byte_count``
-    is -1 and the rest is zero."""
-    w = prior_window(doc, start, end, max_turn_bytes, include_assistant, budget)
-    if w.byte_count < 0:
-        return (w.upper_bound, -1, False, False, False, 0.0, 0.0, False)
-    lexical, entity, capped = score_prior(live, w.segments, w.tool_names)
-    return (w.upper_bound, w.byte_count, w.truncated, w.tool_cap_reached, w.excluded, lexical,
-            entity, capped)

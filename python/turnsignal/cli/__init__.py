@@ -30,7 +30,8 @@ COMMANDS = ("evaluate", "conformance", "replay", "eval", "eval_drift", "segment"
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from turnsignal import IMPLEMENTATION, __version__
+    from turnsignal import _hotpath
+    from turnsignal._version import __version__
 
     parser = argparse.ArgumentParser(
         prog="turnsignal",
@@ -38,7 +39,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EXIT_STATUSES, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version",
-                        version=f"turnsignal {__version__} ({IMPLEMENTATION})")
+                        version=f"turnsignal {__version__} ({_hotpath.load()[0]})")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
         importlib.import_module(f"turnsignal.cli.{name}").register(subparsers)

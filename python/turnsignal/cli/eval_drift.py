@@ -85,7 +85,7 @@ def _topic_options(args: argparse.Namespace) -> Dict[str, Any]:
 
 def run(args: argparse.Namespace) -> int:
     from turnsignal.drift import DriftClassifier
-    from turnsignal.drift.evaluation import (
+    from turnsignal.drift.eval import (
         DriftDatasetError,
         evaluate_cases,
         read_cases,

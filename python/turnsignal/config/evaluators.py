@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import List, Optional, Tuple
 
+from .names import go_quote, yaml_type_name
+
 __all__ = [
     "CHANGE_EVIDENCE",
     "DEFAULT_CHANGE_EVIDENCE",
@@ -31,8 +33,6 @@ def _quoted(values: Tuple[str, ...]) -> str:
 
 
 def _choice_problem(field: str, value: object, allowed: Tuple[str, ...]) -> Optional[str]:
-    from .structure import go_quote, yaml_type_name  # structure imports this module
-
     if not isinstance(value, str):
         return f"{field} must be a string, got {yaml_type_name(value)}"
     if value not in allowed:

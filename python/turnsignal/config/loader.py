@@ -25,7 +25,7 @@ from ..errors import ConfigError, ConfigIssue
 from .bounds import depth_problem, document_problem
 from .files import read_config_file
 from .keys import near_miss_issues
-from .structure import yaml_type_name
+from .names import yaml_type_name
 from .topic_continuity import RULES_PATH, TopicContinuityRule, parse_topic_continuity_rules
 from .yaml_loader import DocumentTooLarge, load_yaml
 

@@ -6,42 +6,17 @@ from __future__ import annotations
 
 import math
 import numbers
-from typing import Any, Mapping, Optional, Sequence
+from typing import Any, Mapping, Optional
 
 from .evaluators import read_evaluator
 from .gofloat import format_go_float
+from .names import go_quote, yaml_type_name
 from .ranges import int_text
 
 RULE_KEYS = ("name", "description", "include_assistant", "thresholds", "limits", "evaluator",
              "change_evidence")
 THRESHOLD_KEYS = ("continuation", "change")
 LIMIT_KEYS = ("max_prior_turns", "max_turn_bytes", "max_input_bytes")
-
-# Go's strconv.Quote escapes, used for the one message that echoes config text.
-GO_ESCAPES = {
-    "\a": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r",
-    "\t": "\\t", "\v": "\\v", '"': '\\"', "\\": "\\\\",
-}
-
-
-def yaml_type_name(value: object) -> str:
-    """The configuration-language name of a value's type, for messages."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, numbers.Integral):
-        return "integer"
-    if isinstance(value, numbers.Real):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, Mapping):
-        return "mapping"
-    if isinstance(value, Sequence) and not isinstance(value, (bytes, bytearray)):
-        return "list"
-    return type(value).__name__
-
 
 def check_type(value: object, kind: type, field: str, expected: str,
                 problems: list[str]) -> None:
@@ -152,26 +127,3 @@ def read_limit(value: object, field: str, problems: list[str]) -> Optional[int]:
             return None
         value = number
     return int(value) or None
-
-
-def go_quote(text: str) -> str:
-    """Quote like Go's ``strconv.Quote`` (the reference's ``%q``).
-
-    Python's ``isprintable`` matches Go's ``unicode.IsPrint`` (letters, marks,
-    numbers, punctuation, symbols and the ASCII space) up to the Unicode
-    version of each runtime.
-    """
-    out = []
-    for char in text:
-        code = ord(char)
-        if char in GO_ESCAPES:
-            out.append(GO_ESCAPES[char])
-        elif char.isprintable():
-            out.append(char)
-        elif code < 0x20 or code == 0x7F:
-            out.append(f"\\x{code:02x}")
-        elif code < 0x10000:
-            out.append(f"\\u{code:04x}")
-        else:
-            out.append(f"\\U{code:08x}")
-    return '"' + "".join(out) + '"'

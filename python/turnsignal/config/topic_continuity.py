@@ -24,7 +24,7 @@ from .evaluators import (
     LEXICAL2,
     evaluator_problems,
 )
-from .names import name_problem
+from .names import go_quote, name_problem, yaml_type_name
 from .ranges import (
     DEFAULT_CHANGE,
     DEFAULT_CONTINUATION,
@@ -33,14 +33,7 @@ from .ranges import (
     effective_range_problem,
     range_problems,
 )
-from .structure import (
-    LIMIT_KEYS,
-    THRESHOLD_KEYS,
-    check_type,
-    go_quote,
-    read_structure,
-    yaml_type_name,
-)
+from .structure import LIMIT_KEYS, THRESHOLD_KEYS, check_type, read_structure
 
 __all__ = [
     "DEFAULT_RULE_NAME",

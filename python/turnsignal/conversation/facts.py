@@ -6,23 +6,22 @@ same conversation in every wire format (except that OpenAI Responses sends
 each function call and reasoning item as its own assistant message).
 
 The per-message pass is ``count_facts`` of the hot-path module (the Rust core
-or the pure-Python reference, ``turnsignal._hotpath``); the rest is here.
+or the pure-Python reference, ``turnsignal._hotpath``); the facts are
+assembled from its counts by ``turnsignal._reference.facts.facts_of``, which
+both implementations' ``request_facts`` share.
 """
 
 from __future__ import annotations
 
 from types import ModuleType
-from typing import Any, Dict, NamedTuple, Optional, Sequence, Tuple
+from typing import Any, Dict, NamedTuple, Optional, Tuple
 
-from .. import _hotpath
-from ..model import BlockType, Conversation, Message, Role
-from ..wire import MAX_REQUEST_VALUES
-from ..wire._common import tool_choice_kind
-from ..wire._reader import FULL, Reader
+from turnsignal import _hotpath
+from turnsignal._reference import facts as _facts
+from turnsignal.model import Conversation, Role
+from turnsignal.wire import MAX_REQUEST_VALUES
 
 __all__ = ["ConversationFacts", "compute_facts", "tool_choice_flags"]
-
-_USER, _TOOL, _RESULT = Role.USER, Role.TOOL, BlockType.TOOL_RESULT
 
 
 class ConversationFacts(NamedTuple):
@@ -55,47 +54,12 @@ class ConversationFacts(NamedTuple):
         return dict(self._asdict())
 
 
-def _carries_result(message: Message) -> bool:
-    if message.role is _TOOL:
-        return True
-    return any(block.type is _RESULT for block in message.content)
-
-
-def _active_tool_loop(messages: Sequence[Message], calls: int, results: int) -> int:
-    """1 when the request is continuing a tool loop right now (spec table)."""
-    if calls > results:
-        return 1
-    if not messages:
-        return 0
-    last = messages[-1]
-    if _carries_result(last):
-        return 1
-    # "Here are the results, carry on": a user turn right after a tool result.
-    if last.role is _USER and len(messages) > 1 and _carries_result(messages[-2]):
-        return 1
-    return 0
-
-
 def tool_choice_flags(value: Any) -> Tuple[int, int]:
     """``(tool_choice_required, tool_choice_none)`` of a raw ``tool_choice``
     value (see ``turnsignal.wire``: "required", "any" or a named tool force a
     tool; "none" forbids one). ``Conversation.tool_choice`` holds the decoded
     kind (``"required"``, ``"none"``, ``"auto"`` or None), which reads the same."""
-    reader = Reader(FULL, MAX_REQUEST_VALUES)
-    kind = tool_choice_kind(reader, {"tool_choice": value})
-    return int(kind == "required"), int(kind == "none")
-
-
-_default_hotpath: Optional[ModuleType] = None
-
-
-def _hotpath_module() -> ModuleType:
-    """The environment's hot-path module, chosen on first use (not at import:
-    choosing may warn that the native extension is missing)."""
-    global _default_hotpath
-    if _default_hotpath is None:
-        _default_hotpath = _hotpath.load()[1]
-    return _default_hotpath
+    return _facts.tool_choice_flags(value, MAX_REQUEST_VALUES)
 
 
 def compute_facts(conversation: Conversation,
@@ -106,26 +70,8 @@ def compute_facts(conversation: Conversation,
     whole request, not the window topic continuity reads. ``hotpath`` is the
     implementation module (``turnsignal._native`` or ``turnsignal._reference``)
     running the pass; ``None`` means the environment's choice
-    (``turnsignal._hotpath.load()``). Both give identical facts.
+    (``turnsignal._hotpath.default_module()``). Both give identical facts.
     """
-    module = _hotpath_module() if hotpath is None else hotpath
-    users, assistants, tools, systems, developers, calls, results, images = module.count_facts(
-        conversation.messages)
-    others: Dict[Any, int] = {Role.SYSTEM: systems, Role.DEVELOPER: developers}
-    for instruction in conversation.instructions:
-        others[instruction.role] = others.get(instruction.role, 0) + 1
-    required, none = tool_choice_flags(conversation.tool_choice)
-    return ConversationFacts(
-        system_messages=others.get(Role.SYSTEM, 0),
-        developer_messages=others.get(Role.DEVELOPER, 0),
-        user_messages=users,
-        assistant_messages=assistants,
-        tool_messages=tools,
-        tool_definitions=conversation.tools,
-        assistant_tool_calls=calls,
-        assistant_tool_cycles=results,
-        images=images,
-        active_tool_loop=_active_tool_loop(conversation.messages, calls, results),
-        tool_choice_required=required,
-        tool_choice_none=none,
-    )
+    module = _hotpath.default_module() if hotpath is None else hotpath
+    return ConversationFacts(*_facts.facts_of(conversation, module.count_facts,
+                                              MAX_REQUEST_VALUES))

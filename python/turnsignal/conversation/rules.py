@@ -15,7 +15,7 @@ import numbers
 from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple
 
 from ..config.names import name_problem
-from ..config.structure import yaml_type_name as type_name
+from ..config.names import yaml_type_name as type_name
 from ..errors import ConfigError, ConfigIssue
 
 __all__ = [

@@ -16,10 +16,9 @@ from typing import (
     overload,
 )
 
-from .. import wire
-from ..model import Conversation
+from .. import _hotpath, wire
 from ..wire import check_format
-from .facts import ConversationFacts, _hotpath_module, compute_facts
+from .facts import ConversationFacts
 from .rules import ConversationRule, parse_conversation_rules
 
 __all__ = ["ConversationResults", "ConversationRuleResult", "ConversationSignal", "rule_value"]
@@ -107,11 +106,8 @@ class ConversationSignal:
         """Count the facts of ``request`` (every message, no text read) and
         evaluate every rule. Raises ``WireFormatError`` for a bad request."""
         check_format(format)
-        counted = _hotpath_module().request_facts(request, format, wire.MAX_REQUEST_VALUES)
+        counted = _hotpath.default_module().request_facts(request, format, wire.MAX_REQUEST_VALUES)
         return self.evaluate_facts(ConversationFacts(*counted[0]))
-
-    def evaluate_conversation(self, conversation: Conversation) -> ConversationResults:
-        return self.evaluate_facts(compute_facts(conversation))
 
     def evaluate_facts(self, facts: ConversationFacts) -> ConversationResults:
         return ConversationResults(rule_value(rule, facts) for rule in self.rules)

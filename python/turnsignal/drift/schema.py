@@ -14,9 +14,10 @@ from __future__ import annotations
 import json
 import math
 import re
-from typing import Any, Dict, List, NamedTuple, Optional, Tuple
+from dataclasses import fields
+from typing import Any, Dict, List, Optional, Tuple
 
-from turnsignal.drift.types import Action, Classification
+from turnsignal.drift.types import Action, Classification, ModelAnswer
 
 __all__ = ["JSON_SCHEMA", "ModelAnswer", "parse_answer"]
 
@@ -25,8 +26,7 @@ MAX_LIST_ITEMS = 32
 MAX_STRING_CHARS = 4_000
 
 _LISTS = ("drift_signals", "stale_signals", "context_items_to_refresh")
-_KEYS = ("classification", "confidence", "reasoning", "drift_signals", "stale_signals",
-         "recommended_action", "context_items_to_refresh")
+_KEYS = tuple(field.name for field in fields(ModelAnswer))
 _ACTIONS_FOR = {
     Classification.NEITHER: {Action.CONTINUE},
     Classification.DRIFT: {Action.RESET_CONTEXT},
@@ -52,16 +52,6 @@ JSON_SCHEMA: Dict[str, Any] = {
         "context_items_to_refresh": _STRING_LIST,
     },
 }
-
-
-class ModelAnswer(NamedTuple):
-    classification: Classification
-    confidence: float
-    reasoning: str
-    drift_signals: Tuple[str, ...]
-    stale_signals: Tuple[str, ...]
-    recommended_action: Action
-    context_items_to_refresh: Tuple[str, ...]
 
 
 def _no_constants(name: str) -> None:

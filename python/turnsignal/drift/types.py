@@ -17,6 +17,7 @@ __all__ = [
     "DriftDecision",
     "DriftInputError",
     "Evidence",
+    "ModelAnswer",
     "Source",
 ]
 
@@ -139,14 +140,12 @@ CONTENT_FREE_FIELDS = ("turn_id", "classification", "confidence", "source", "bas
 
 
 @dataclass(frozen=True)
-class DriftDecision:
-    """The outcome of one classification.
-
-    The first seven fields are the document's output schema. ``reasoning``,
-    the signal lists and ``context_items_to_refresh`` may quote the
-    conversation (they come from the model, or name the user's sentence);
-    everything else is content-free and is what gets logged.
-    """
+class ModelAnswer:
+    """The document's output schema: the seven fields a model answers
+    (``turnsignal.drift.schema`` validates them) and every decision starts
+    with. ``reasoning``, the signal lists and ``context_items_to_refresh``
+    may quote the conversation (they come from the model, or name the
+    user's sentence)."""
 
     classification: Classification
     confidence: float
@@ -155,6 +154,15 @@ class DriftDecision:
     stale_signals: Tuple[str, ...]
     recommended_action: Action
     context_items_to_refresh: Tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class DriftDecision(ModelAnswer):
+    """The outcome of one classification: the output schema's seven fields
+    (``ModelAnswer``), then how it was reached. Everything after the seven
+    is content-free and is what gets logged.
+    """
+
     source: Source
     attempts: int = 0
     basis: Basis = Basis.MODEL

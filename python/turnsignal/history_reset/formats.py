@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Dict, List, NamedTuple, Sequence
 
-from turnsignal.history_reset import anthropic_messages, openai_chat, openai_responses
+from turnsignal.history_reset import anthropic, openai, responses
 from turnsignal.history_reset.view import Item, View, scan
 
 __all__ = ["FORMATS", "WireFormat", "rebuild"]
@@ -26,12 +26,12 @@ class WireFormat(NamedTuple):
 
 
 FORMATS: Dict[str, WireFormat] = {
-    "openai": WireFormat("messages", openai_chat.scan_item, openai_chat.valid,
+    "openai": WireFormat("messages", openai.scan_item, openai.valid,
                          _no_top_level_check),
-    "anthropic": WireFormat("messages", anthropic_messages.scan_item, anthropic_messages.valid,
+    "anthropic": WireFormat("messages", anthropic.scan_item, anthropic.valid,
                             _no_top_level_check),
-    "responses": WireFormat("input", openai_responses.scan_item, openai_responses.valid,
-                            openai_responses.check_top),
+    "responses": WireFormat("input", responses.scan_item, responses.valid,
+                            responses.check_top),
 }
 
 

@@ -10,7 +10,9 @@ from __future__ import annotations
 import logging
 from typing import Any, Callable, Optional, Union
 
-from turnsignal import HistoryReset, ResetOutcome, Router, TopicContinuity
+from turnsignal.history_reset import HistoryReset, ResetOutcome
+from turnsignal.router import Router
+from turnsignal.topic_continuity import TopicContinuity
 
 __all__ = ["OnOutcome", "ResetStep"]
 

@@ -27,9 +27,11 @@ from __future__ import annotations
 import json
 from typing import Any, Callable, Dict, List, Optional, Sequence, Union
 
-from turnsignal import HistoryReset, Router, TopicContinuity
+from turnsignal.history_reset import HistoryReset
 from turnsignal.integrations._optional import require
 from turnsignal.integrations._step import OnOutcome, ResetStep
+from turnsignal.router import Router
+from turnsignal.topic_continuity import TopicContinuity
 
 _messages = require("langchain_core.messages", "langchain")
 _middleware = require("langchain.agents.middleware", "langchain")

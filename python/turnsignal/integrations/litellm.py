@@ -59,15 +59,11 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Union
 
-from turnsignal import (
-    HistoryReset,
-    ResetOutcome,
-    Router,
-    RouterEvaluation,
-    TopicContinuity,
-    WireFormatError,
-)
+from turnsignal.errors import WireFormatError
+from turnsignal.history_reset import HistoryReset, ResetOutcome
 from turnsignal.integrations._optional import require
+from turnsignal.router import Router, RouterEvaluation
+from turnsignal.topic_continuity import TopicContinuity
 
 _custom_logger = require("litellm.integrations.custom_logger", "litellm")
 

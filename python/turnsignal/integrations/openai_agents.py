@@ -26,9 +26,11 @@ from __future__ import annotations
 
 from typing import Any, Dict, Optional, Union
 
-from turnsignal import HistoryReset, Router, TopicContinuity
+from turnsignal.history_reset import HistoryReset
 from turnsignal.integrations._optional import require
 from turnsignal.integrations._step import OnOutcome, ResetStep
+from turnsignal.router import Router
+from turnsignal.topic_continuity import TopicContinuity
 
 _run_config = require("agents.run_config", "openai-agents")
 

@@ -15,8 +15,8 @@ from turnsignal.observability.replay import replay_record
 from turnsignal.topic_continuity.result import Reason
 
 if TYPE_CHECKING:  # pragma: no cover
-    from turnsignal.topic_continuity.evaluate import RuleOutcome
     from turnsignal.topic_continuity.evaluation import TopicContinuityEvaluation
+    from turnsignal.topic_continuity.plan import RuleOutcome
 
 __all__ = ["EVALUATED_EVENT", "INTERNAL_ERROR_EVENT", "LoggingObserver", "event_fields"]
 

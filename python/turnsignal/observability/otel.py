@@ -60,7 +60,7 @@ def span_attributes(evaluation: TopicContinuityEvaluation,
 
 
 def _default_tracer(trace: Any) -> Any:
-    from turnsignal import __version__  # late: turnsignal imports this package's parent
+    from turnsignal._version import __version__
 
     # A proxy tracer: it follows whatever provider the application sets later.
     return trace.get_tracer("turnsignal", __version__)

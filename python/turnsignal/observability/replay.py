@@ -1,62 +1,9 @@
-"""Replay records (spec §12): one flat, content-free dict per rule.
+"""Replay records (spec §12): one flat, content-free dict per rule. They are
+made beside the signal they record (``turnsignal.topic_continuity.replay``
+and ``.evaluation``, which ``TopicContinuityEvaluation.replay_records()``
+uses); the observers' side reads them here."""
 
-A replay record is what an operator stores to explain or re-check a routing
-decision later without keeping the conversation: the verdict, its scope, the
-numbers it was computed from and what it cost.
-"""
-
-from __future__ import annotations
-
-from typing import TYPE_CHECKING, Any, Dict, List, Tuple
-
-if TYPE_CHECKING:  # pragma: no cover
-    from turnsignal.topic_continuity.evaluate import RuleOutcome
-    from turnsignal.topic_continuity.evaluation import TopicContinuityEvaluation
+from turnsignal.topic_continuity.evaluation import replay_records
+from turnsignal.topic_continuity.replay import REPLAY_FIELDS, replay_record
 
 __all__ = ["REPLAY_FIELDS", "replay_record", "replay_records"]
-
-#: The fields of a replay record, in the spec's order.
-REPLAY_FIELDS: Tuple[str, ...] = (
-    "signal", "schema_version", "evaluator_version", "class", "confidence", "reason",
-    "fallback", "coverage", "history_source", "assistant_included",
-    "excluded_content_present", "feature_cap_reached", "marker_ambiguous",
-    "prior_turns_examined", "input_bytes", "live_terms", "live_prose_terms",
-    "lexical_score", "entity_score", "combined_score", "max_raw_score", "max_entity_score",
-    "classify_us", "prepare_extract_us",
-)
-
-
-def replay_record(outcome: RuleOutcome) -> Dict[str, Any]:
-    """The replay record of one rule's outcome (JSON-serialisable)."""
-    result, scope, features = outcome.result, outcome.result.scope, outcome.result.features
-    return {
-        "signal": result.signal,
-        "schema_version": result.schema_version,
-        "evaluator_version": result.evaluator_version,
-        "class": result.class_.value,
-        "confidence": result.confidence,
-        "reason": result.reason.value,
-        "fallback": result.fallback,
-        "coverage": result.coverage.value,
-        "history_source": result.history_source,
-        "assistant_included": scope.assistant_included,
-        "excluded_content_present": scope.excluded_content_present,
-        "feature_cap_reached": scope.feature_cap_reached,
-        "marker_ambiguous": features.marker_ambiguous,
-        "prior_turns_examined": features.prior_turns_examined,
-        "input_bytes": features.input_bytes,
-        "live_terms": features.live_terms,
-        "live_prose_terms": features.live_prose_terms,
-        "lexical_score": features.lexical_score,
-        "entity_score": features.entity_score,
-        "combined_score": features.combined_score,
-        "max_raw_score": features.max_raw_score,
-        "max_entity_score": features.max_entity_score,
-        "classify_us": outcome.classify_us,
-        "prepare_extract_us": outcome.prepare_extract_us,
-    }
-
-
-def replay_records(evaluation: TopicContinuityEvaluation) -> List[Dict[str, Any]]:
-    """One replay record per rule, in declaration order."""
-    return [replay_record(outcome) for outcome in evaluation.outcomes]

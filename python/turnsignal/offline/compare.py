@@ -13,31 +13,28 @@ kept per (source, split) and variant; nothing about a case's text is kept.
 from __future__ import annotations
 
 import dataclasses
-import time
 from typing import Any, Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple, Union
 
-from turnsignal import TopicContinuity
 from turnsignal.config import ConfigSource, TopicContinuityRule
 from turnsignal.config.evaluators import EVALUATORS, LEXICAL2
 from turnsignal.offline.eval import (
     Invalid,
     PathLike,
-    _iter_raw,
     _source_split,
     case_files,
     read_line,
+    score_files,
 )
 from turnsignal.offline.metrics import CHANGE, CONTINUATION, LABELS, Confusion
-from turnsignal.offline.pool import chunked, ordered_map
 from turnsignal.offline.replay import build_signal
 from turnsignal.offline.splits import OTHER, SPLIT_GROUPS, TEST, TUNE, split_group
+from turnsignal.topic_continuity import TopicContinuity
 
 __all__ = ["DEFAULT_POOL", "CompareReport", "Variant", "compare_evaluators", "variants"]
 
 #: The sources whose labels mean "topic change" (the datasets' README): pooled.
 DEFAULT_POOL = ("tiage", "multiwoz", "mtbench101")
 SELECTIONS = (TUNE, TEST, "all")
-_CHUNK_SIZE = 256
 
 
 class Variant(NamedTuple):
@@ -235,11 +232,6 @@ def compare_evaluators(paths: Iterable[PathLike], evaluators: Sequence[str], *,
     signal = TopicContinuity(rules, implementation=implementation)
     report = CompareReport([v for v, _ in chosen], base.name, signal.implementation,
                            [str(f) for f in files], splits)
-    started = time.perf_counter()
-    chunks = chunked(_iter_raw(files), _CHUNK_SIZE)
-    for items in ordered_map(_score_chunk, chunks, jobs=jobs, initializer=_init_worker,
-                             initargs=(rules, signal.implementation, splits, format)):
-        for item in items:
-            report.add(item)
-    report.elapsed_s = time.perf_counter() - started
+    score_files(files, report, _score_chunk, jobs, _init_worker,
+                (rules, signal.implementation, splits, format))
     return report

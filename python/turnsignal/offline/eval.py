@@ -263,11 +263,22 @@ def evaluate_dataset(paths: Iterable[PathLike], *, config: Optional[ConfigSource
     signal = build_signal(config, implementation)
     index = _rule_index(signal, rule)
     report = EvalReport(signal.rules[index].name, signal.implementation, [str(f) for f in files])
+    score_files(files, report, _score_chunk, jobs, _init_worker,
+                (config, signal.implementation, index, format))
+    return report
+
+
+def score_files(files: Sequence[Path], report: Any,
+                score_chunk: Callable[[List[Tuple[str, int, bytes]]], List[Any]], jobs: int,
+                initializer: Callable[..., None], initargs: Tuple[Any, ...]) -> None:
+    """Every non-blank line of ``files``, scored in chunks by ``score_chunk``
+    on ``jobs`` worker processes (each set up by ``initializer(*initargs)``),
+    added to ``report`` in file order; ``report.elapsed_s`` is the time it
+    took."""
     started = time.perf_counter()
     chunks = chunked(_iter_raw(files), _CHUNK_SIZE)
-    for items in ordered_map(_score_chunk, chunks, jobs=jobs, initializer=_init_worker,
-                             initargs=(config, signal.implementation, index, format)):
+    for items in ordered_map(score_chunk, chunks, jobs=jobs, initializer=initializer,
+                             initargs=initargs):
         for item in items:
             report.add(item)
     report.elapsed_s = time.perf_counter() - started
-    return report

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Dict, Iterable, List, Mapping, Optional, Tuple
 
+from turnsignal._rates import f1, ratio
+
 __all__ = [
     "CHANGE",
     "CONTINUATION",
@@ -29,18 +31,6 @@ CONTINUATION = "continuation"
 UNKNOWN = "unknown"
 LABELS = (CHANGE, CONTINUATION)
 PREDICTIONS = (CHANGE, CONTINUATION, UNKNOWN)
-
-
-def ratio(numerator: int, denominator: int) -> Optional[float]:
-    return numerator / denominator if denominator else None
-
-
-def f1(precision: Optional[float], recall: Optional[float]) -> Optional[float]:
-    """Harmonic mean; ``None`` when either side is undefined, 0 when both are 0."""
-    if precision is None or recall is None:
-        return None
-    total = precision + recall
-    return 2 * precision * recall / total if total else 0.0
 
 
 class Confusion:

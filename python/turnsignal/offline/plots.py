@@ -1,5 +1,5 @@
-"""PNG charts of an ``EvalReport`` with matplotlib (the optional ``plots``
-extra, imported only when a chart is drawn).
+"""PNG charts of an ``EvalReport`` (``turnsignal.offline.charts``: matplotlib,
+the optional ``plots`` extra).
 
 * ``precision_recall.png`` — per source (all splits), the precision–recall
   curve of "change when the score is at least t" for the signal's
@@ -14,21 +14,11 @@ import math
 from pathlib import Path
 from typing import Any, List, Union
 
+from turnsignal.offline.charts import draw_charts, save
 from turnsignal.offline.eval import EvalReport
 from turnsignal.offline.metrics import CHANGE, Confusion, ScoreCounts
 
 __all__ = ["write_plots"]
-
-
-def _pyplot() -> Any:
-    try:
-        import matplotlib
-    except ImportError as error:
-        raise RuntimeError("plots need matplotlib: pip install 'turnsignal[plots]'") from error
-    matplotlib.use("Agg")  # files only: never needs a display
-    import matplotlib.pyplot as plt
-
-    return plt
 
 
 def _curve(axes: Any, scores: ScoreCounts, label: str, style: str) -> None:
@@ -64,9 +54,7 @@ def _precision_recall(plt: Any, report: EvalReport, path: Path) -> None:
     for axes in list(grid.flat)[len(sources):]:
         axes.axis("off")
     grid.flat[0].legend(fontsize="x-small", loc="upper right")
-    figure.tight_layout()
-    figure.savefig(path, dpi=120)
-    plt.close(figure)
+    save(plt, figure, path)
 
 
 def _reasons(plt: Any, report: EvalReport, path: Path) -> None:
@@ -83,17 +71,12 @@ def _reasons(plt: Any, report: EvalReport, path: Path) -> None:
     axes.set(xlabel="share of cases", xlim=(0, 1), title=f"Reasons of {report.rule}")
     axes.invert_yaxis()
     axes.legend(fontsize="x-small", loc="center left", bbox_to_anchor=(1.01, 0.5))
-    figure.tight_layout()
-    figure.savefig(path, dpi=120)
-    plt.close(figure)
+    save(plt, figure, path)
 
 
 def write_plots(report: EvalReport, directory: Union[str, Path]) -> List[Path]:
     """Write the charts into ``directory`` (created if needed); returns their paths."""
-    plt = _pyplot()
-    folder = Path(directory)
-    folder.mkdir(parents=True, exist_ok=True)
-    paths = [folder / "precision_recall.png", folder / "reasons.png"]
-    _precision_recall(plt, report, paths[0])
-    _reasons(plt, report, paths[1])
-    return paths
+    return draw_charts(directory, [
+        ("precision_recall.png", lambda plt, path: _precision_recall(plt, report, path)),
+        ("reasons.png", lambda plt, path: _reasons(plt, report, path)),
+    ])

@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional
 
+from turnsignal._lines import PathLike
 from turnsignal.segmentation.api import Segmenter
 from turnsignal.sessions import BadLine, Session, find_files, read_path
-from turnsignal.sessions._lines import PathLike
 
 __all__ = ["SegmentSummary", "segment_files"]
 

@@ -24,7 +24,7 @@ scanned), so each judged turn gets only the slice the window can reach. For
 before the judged one (so that the evaluator sees older turns exist), the
 last boundary, or 512 messages back, whichever is latest; the result is
 identical to evaluating the whole history since the boundary
-(tests/test_segment_evaluator.py checks it). For ``"window"`` it starts one
+(tests/segmentation/test_segment.py checks it). For ``"window"`` it starts one
 turn later.
 """
 

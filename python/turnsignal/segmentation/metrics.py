@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import AbstractSet, Iterable, List, NamedTuple, Optional, Sequence, Tuple
 
-from turnsignal.offline.metrics import f1, ratio
+from turnsignal._rates import f1, ratio
 
 __all__ = [
     "BoundaryCounts",

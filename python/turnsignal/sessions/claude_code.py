@@ -7,7 +7,7 @@ from collections import Counter
 from types import MappingProxyType
 from typing import Any, Iterable, List, Optional, Union
 
-from turnsignal.sessions._lines import PathLike, open_log, parse_lines
+from turnsignal._lines import PathLike, open_lines, parse_lines
 from turnsignal.sessions.claude_assemble import AssemblyCounts, assemble, result_index
 from turnsignal.sessions.claude_chain import Record, build_chains, dedupe
 from turnsignal.sessions.model import ReadStats, Session
@@ -64,5 +64,5 @@ def read_claude_code_lines(lines: Iterable[Union[bytes, str]], *,
 def read_claude_code(path: PathLike) -> Session:
     """Read one Claude Code session file (plain or gzipped JSON lines).
     Raises ``OSError`` only when the file cannot be opened."""
-    with open_log(path) as stream:
+    with open_lines(path) as stream:
         return read_claude_code_lines(stream, source=str(path))

@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 from typing import Iterable, Iterator, List, Union
 
-from turnsignal.sessions._lines import PathLike, open_log
+from turnsignal._lines import PathLike, open_lines
 from turnsignal.sessions.claude_code import looks_like_claude_code, read_claude_code_lines
 from turnsignal.sessions.model import Session
 from turnsignal.sessions.requests import BadLine, sessions_from_json, sessions_from_lines
@@ -50,7 +50,7 @@ def _first_value(lines: Iterable[bytes]) -> object:
 def is_claude_code_file(path: PathLike) -> bool:
     """Whether the first JSON line of the file is a Claude Code log line."""
     try:
-        with open_log(path) as stream:
+        with open_lines(path) as stream:
             return looks_like_claude_code(_first_value(stream))
     except (OSError, EOFError):
         return False
@@ -60,14 +60,14 @@ def read_path(path: PathLike, format: str = "auto") -> Iterator[Union[Session, B
     """The sessions of one file; ``OSError`` when it cannot be opened."""
     name = str(path)
     if name.endswith((".json", ".json.gz")):
-        with open_log(path) as stream:
+        with open_lines(path) as stream:
             yield from sessions_from_json(stream.read(), name, format)
         return
     if is_claude_code_file(path):
-        with open_log(path) as stream:
+        with open_lines(path) as stream:
             yield read_claude_code_lines(stream, source=name)
         return
-    with open_log(path) as stream:
+    with open_lines(path) as stream:
         yield from sessions_from_lines(stream, name, format)
 
 

@@ -1,7 +1,9 @@
-"""The topic_continuity signal (schema v1, evaluator lexical.1).
+"""The topic_continuity signal (schema v1; evaluators lexical.1 and the opt-in
+lexical.2).
 
-Pipeline: wire → neutral model → ``prepare`` → ``extract`` (native or
-reference hot path) → ``classify`` → ``result``.
+Per request: the evaluator's ``Doc`` (decoded by the hot path, native or
+reference) → per rule group, the walk (spec §5 prepare and §6 extract: one
+hot-path call per turn) → per rule, classify (§7) → the checked result (§8).
 """
 
 from turnsignal.topic_continuity.constants import EVALUATOR_VERSION, SCHEMA_VERSION

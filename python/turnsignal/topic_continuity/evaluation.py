@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union, overload
 
-from turnsignal.topic_continuity.evaluate import RuleOutcome, Run
+from turnsignal.topic_continuity.plan import RuleOutcome, Run
+from turnsignal.topic_continuity.replay import replay_record
 from turnsignal.topic_continuity.result import TopicContinuityResult
 
-__all__ = ["Results", "TopicContinuityEvaluation"]
+__all__ = ["Results", "TopicContinuityEvaluation", "replay_records"]
 
 
 class Results(Tuple[TopicContinuityResult, ...]):
@@ -118,11 +119,13 @@ class TopicContinuityEvaluation:
 
     def replay_records(self) -> List[Dict[str, Any]]:
         """One content-free replay record per rule, in declaration order (spec §12)."""
-        # Imported here: observability imports this module.
-        from turnsignal.observability.replay import replay_records
-
         return replay_records(self)
 
     def __repr__(self) -> str:
         inner = ", ".join(f"{r.signal}={r.class_.value}/{r.reason.value}" for r in self.results)
         return f"TopicContinuityEvaluation({inner})"
+
+
+def replay_records(evaluation: TopicContinuityEvaluation) -> List[Dict[str, Any]]:
+    """One replay record per rule, in declaration order."""
+    return [replay_record(outcome) for outcome in evaluation.outcomes]

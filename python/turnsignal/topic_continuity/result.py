@@ -6,7 +6,7 @@ import math
 from enum import Enum
 from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple
 
-from turnsignal._reference.values import numbers_only as _numbers_only
+from turnsignal._hotpath import numbers_only as _numbers_only
 from turnsignal.config.evaluators import EVALUATORS
 from turnsignal.topic_continuity.constants import (
     DISJOINT_CONFIDENCE_MAX,

@@ -9,6 +9,7 @@ from typing import Any, Callable, Iterable, Mapping, Optional, Sequence, Tuple, 
 
 from turnsignal import _hotpath, wire
 from turnsignal._provenance import Provenance, capture
+from turnsignal.checkpoint import CancelToken, check_arguments, seconds
 from turnsignal.config import (
     TopicContinuityRule,
     default_rules,
@@ -19,15 +20,14 @@ from turnsignal.config.loader import source_prefix
 from turnsignal.errors import ConfigError, ConfigIssue, WireFormatError
 from turnsignal.model import Message
 from turnsignal.observers import as_tuple, notify
-from turnsignal.topic_continuity.checkpoint import CancelToken, check_arguments, seconds
-from turnsignal.topic_continuity.evaluate import (
-    EvalConfig,
+from turnsignal.topic_continuity.evaluation import TopicContinuityEvaluation
+from turnsignal.topic_continuity.plan import (
+    EvaluatorConfig,
     Run,
     evaluate_rules,
     fallback_run,
     plan_of,
 )
-from turnsignal.topic_continuity.evaluation import TopicContinuityEvaluation
 from turnsignal.topic_continuity.result import Reason
 from turnsignal.wire import FORMATS, check_format
 
@@ -54,8 +54,8 @@ def _validated(parse: Callable[[Any], _T], source: Any) -> _T:
         raise ConfigError([ConfigIssue(_RULES_PATH, problem)]) from None
 
 
-def _eval_config(rule: TopicContinuityRule) -> EvalConfig:
-    return EvalConfig(rule.name, rule.include_assistant, rule.continuation, rule.change,
+def _eval_config(rule: TopicContinuityRule) -> EvaluatorConfig:
+    return EvaluatorConfig(rule.name, rule.include_assistant, rule.continuation, rule.change,
                       rule.max_prior_turns, rule.max_turn_bytes, rule.max_input_bytes,
                       rule.evaluator, rule.change_evidence)
 
@@ -84,8 +84,8 @@ class TopicContinuity:
     def _init(self, rules: Tuple[TopicContinuityRule, ...], implementation: Optional[str],
               observers: Optional[Iterable[Any]]) -> None:
         self.rules: Tuple[TopicContinuityRule, ...] = tuple(rules)
-        self._set_configs(tuple(_eval_config(rule) for rule in self.rules))
         self.implementation, self._hotpath = _hotpath.load(implementation)
+        self._set_configs(tuple(_eval_config(rule) for rule in self.rules))
         self.observers = as_tuple(observers)
 
     @classmethod
@@ -109,7 +109,7 @@ class TopicContinuity:
         return instance
 
     @classmethod
-    def _unchecked(cls, configs: Sequence[EvalConfig], *,
+    def _unchecked(cls, configs: Sequence[EvaluatorConfig], *,
                    implementation: Optional[str] = None) -> TopicContinuity:
         """Evaluator-level configs with no validation (conformance
         ``raw_eval_configs``): an invalid one yields ``unknown_internal_error``."""
@@ -118,10 +118,10 @@ class TopicContinuity:
         instance._set_configs(tuple(configs))
         return instance
 
-    def _set_configs(self, configs: Tuple[EvalConfig, ...]) -> None:
+    def _set_configs(self, configs: Tuple[EvaluatorConfig, ...]) -> None:
         # Configs are immutable: check the evaluator-level ranges once, here.
         self._configs = configs
-        self._plan = plan_of(configs)
+        self._plan = plan_of(configs, self._hotpath)
 
     def evaluate(self, request: Any, format: str = "auto", *, history_available: bool = True,
                  deadline: Optional[float] = None, cancel: Optional[CancelToken] = None,

@@ -1,27 +1,34 @@
-"""The walk (spec §5, §6): messages → one policy group's evidence.
+"""The walk (spec §5 prepare, §6 extract): messages → one policy group's
+``Extraction``, for one evaluator.
 
 Python walks the conversation over compact data — one kind byte per message
 and the indexes of the messages that start a turn (``Doc.layout``) — to find
 the live turn, the tool exchange and the prior turns, applies the counted
 caps and the byte budgets, and assembles coverage and scope. The text of a
-turn is read by one hot-path call per turn (``live_turn``, ``prior_turn``:
-the native core or the reference), and the deadline is checked between those
-calls, so at most one turn's retained text is processed between two checks
-(§9).
+turn is read by one hot-path call per turn (the native core or the
+reference), and the deadline is checked between those calls, so at most one
+turn's retained text is processed between two checks (§9).
+
+The walk is the same for every evaluator: one path, no branch on the
+evaluator. What differs is in its ``TurnCalls``: the names of its two
+per-turn calls (which return the layouts of ``turnsignal._reference.turns``,
+the evaluator's ``extra`` field last) and what makes the group's cues of
+those extras. ``LEXICAL1_TURNS`` and ``LEXICAL2_TURNS`` are at the end of
+this module; the plan binds them to an implementation once per signal.
 """
 
 from __future__ import annotations
 
 from types import ModuleType
-from typing import Any, Dict, NamedTuple, Optional, Tuple
+from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple
 
-from turnsignal.topic_continuity.checkpoint import Checkpoint
+from turnsignal.checkpoint import Checkpoint
 from turnsignal.topic_continuity.constants import DECAY
 from turnsignal.topic_continuity.policy import HistoryPolicy
 from turnsignal.topic_continuity.result import ZERO_FEATURES, Coverage, Features, Reason, Scope
 
-__all__ = ["LIVE_TOOL", "LIVE_USER", "Cues", "Evidence", "LiveTurn", "TurnCache", "evidence",
-           "locate_live"]
+__all__ = ["LEXICAL1_TURNS", "LEXICAL2_TURNS", "LIVE_TOOL", "LIVE_USER", "Cues", "Extraction",
+           "LiveStart", "TurnCache", "TurnCalls", "Turns", "locate_live", "walk"]
 
 LIVE_USER = "user"
 LIVE_TOOL = "tool_continuation"
@@ -44,10 +51,10 @@ TurnCache = Dict[Tuple[Any, ...], Any]
 #: (status: a Reason or None, start, kind: LIVE_USER or LIVE_TOOL,
 #: feature_cap_reached). A plain tuple: built and unpacked once per
 #: evaluation, where a NamedTuple costs several times more.
-LiveTurn = Tuple[Optional[Reason], int, str, bool]
+LiveStart = Tuple[Optional[Reason], int, str, bool]
 
 
-def _stopped(status: Reason, feature_cap_reached: bool = False) -> LiveTurn:
+def _stopped(status: Reason, feature_cap_reached: bool = False) -> LiveStart:
     """A terminal status found while locating the live turn."""
     return status, 0, LIVE_USER, feature_cap_reached
 
@@ -70,9 +77,9 @@ class Cues(NamedTuple):
     recent_overlap: float = 0.0
 
 
-class Evidence(NamedTuple):
-    """One policy group's evidence under one evaluator: what every rule of
-    the group classifies."""
+class Extraction(NamedTuple):
+    """One policy group's extraction under one evaluator (§5, §6): what
+    every rule of the group classifies."""
 
     status: Optional[Reason]  # a terminal outcome, or None
     coverage: Coverage
@@ -81,10 +88,10 @@ class Evidence(NamedTuple):
     live_kind: Optional[str]
     opaque_only: bool
     input_bytes: int
-    cues: Optional[Cues] = None  # lexical.2 only
+    cues: Any = None  # the evaluator's own (lexical.2: ``Cues``); None for lexical.1
 
 
-def locate_live(doc: Any, hotpath: ModuleType) -> LiveTurn:
+def locate_live(doc: Any, hotpath: ModuleType) -> LiveStart:
     """The live turn (§5.2) and the tool walk (§5.3): policy-independent."""
     kinds, floor, starts = doc.layout
     last = len(kinds) - 1
@@ -113,45 +120,73 @@ def locate_live(doc: Any, hotpath: ModuleType) -> LiveTurn:
     return None, start, LIVE_TOOL, False
 
 
+class TurnCalls(NamedTuple):
+    """One evaluator's part of the walk: the names of the hot-path calls that
+    read its live turn and each prior turn, and what makes the group's cues
+    of their ``extra`` fields (the live turn's, then the kept prior turns',
+    newest first); None when the evaluator has no extra."""
+
+    live_turn: str
+    prior_turn: str
+    cues: Optional[Callable[[Any, List[Any]], Any]]
+
+    def bind(self, hotpath: ModuleType) -> Turns:
+        """The calls of one implementation (looked up once, not per walk)."""
+        return Turns(getattr(hotpath, self.live_turn), getattr(hotpath, self.prior_turn),
+                     self.cues)
+
+
+class Turns(NamedTuple):
+    """``TurnCalls`` bound to one implementation's functions."""
+
+    live_turn: Callable[..., Tuple[Any, ...]]
+    prior_turn: Callable[..., Tuple[Any, ...]]
+    cues: Optional[Callable[[Any, List[Any]], Any]]
+
+
 def _terminal(status: Reason, policy: HistoryPolicy, live_kind: str, excluded: bool = False,
-              capped: bool = False, input_bytes: int = 0) -> Evidence:
+              capped: bool = False, input_bytes: int = 0) -> Extraction:
     scope = Scope(policy.include_assistant, excluded, capped)
-    return Evidence(status, _PARTIAL, scope, ZERO_FEATURES, live_kind, False, input_bytes)
+    return Extraction(status, _PARTIAL, scope, ZERO_FEATURES, live_kind, False, input_bytes)
 
 
-def evidence(doc: Any, live: LiveTurn, policy: HistoryPolicy, hotpath: ModuleType,
-             checkpoint: Checkpoint, cache: Optional[TurnCache], lexical2: bool = False,
-             ) -> Evidence:
+def _cached_live(call: Callable[..., Any], cache: TurnCache) -> Callable[..., Any]:
+    """A live-turn call through ``cache``, which the groups of one evaluation
+    share: the live turn windowed under the same ``max_turn_bytes`` reads
+    the same whatever the other limits."""
+    def read(doc: Any, start: int, max_turn_bytes: int) -> Any:
+        key = (call, start, max_turn_bytes)
+        found = cache.get(key)
+        if found is None:
+            found = cache[key] = call(doc, start, max_turn_bytes)
+        return found
+    return read
+
+
+def walk(doc: Any, live: LiveStart, policy: HistoryPolicy, checkpoint: Checkpoint,
+         cache: Optional[TurnCache], turns: Turns) -> Extraction:
     """The prior-turn walk (§5.5) and the features (§6) of one policy group,
-    for lexical.1 or (``lexical2``) lexical.2, whose per-turn calls also
-    yield its cues.
+    with the per-turn calls of one evaluator (``turns``). ``cache`` shares
+    text work between the groups of one evaluation (None when there is one
+    group).
 
-    ``cache`` shares text work between the groups of one evaluation (None
-    when there is one group): a turn windowed under the same
-    ``max_turn_bytes`` (and ``include_assistant``) yields the same evidence
-    whatever the other limits."""
+    One loop, written out: this runs on every evaluation, and splitting it
+    into helpers costs more (values passed and returned by the dozen) than
+    the hot-path calls of a short conversation."""
     status, live_start, live_kind, live_capped = live
     if status is not None:
         return _terminal(status, policy, live_kind, capped=live_capped)
     active = checkpoint.active
     if active and checkpoint.expired():
         return _terminal(_CANCELLED, policy, live_kind)
+    read_live, read_prior, cues_of = turns
+    if cache is not None:
+        read_live = _cached_live(read_live, cache)
     max_prior_turns, turn_bytes, max_input_bytes, include_assistant = policy
-    live_call = hotpath.live_turn2 if lexical2 else hotpath.live_turn
-    if cache is None:
-        analysed = live_call(doc, live_start, turn_bytes)
-    else:
-        key = ("live2", live_start, turn_bytes) if lexical2 else (live_start, turn_bytes)
-        analysed = cache.get(key)
-        if analysed is None:
-            analysed = cache[key] = live_call(doc, live_start, turn_bytes)
-    if lexical2:
-        (analysis, input_bytes, partial, excluded, opaque_only, live_terms, entity_count, capped,
-         prose_terms, strong, weak, acknowledgement, change_marker, ambiguous, live_cues,
-         content_terms) = analysed
-    else:
-        (analysis, input_bytes, partial, excluded, opaque_only, live_terms, entity_count, capped,
-         prose_terms, strong, weak, acknowledgement, change_marker, ambiguous) = analysed
+    # The fields of ``LiveTurnResult`` (``turnsignal._reference.turns``).
+    (analysis, input_bytes, partial, excluded, opaque_only, live_terms, entity_count, capped,
+     prose_terms, strong, weak, acknowledgement, change_marker, ambiguous,
+     live_extra) = read_live(doc, live_start, turn_bytes)
     opaque_only = opaque_only and live_kind == LIVE_USER
     if active and checkpoint.expired():
         return _terminal(_CANCELLED, policy, live_kind, excluded, capped, input_bytes)
@@ -166,8 +201,8 @@ def evidence(doc: Any, live: LiveTurn, policy: HistoryPolicy, hotpath: ModuleTyp
     best = -1.0
     lexical_score = entity_score = combined = max_raw = max_entity = 0.0
     prior = 0
-    found_prior = beyond = tool_cap = floor_reached = False
-    definite, act, overlap = False, 0, 0.0  # lexical.2's cues of the prior turns
+    found_prior = beyond = floor_reached = False
+    extras: List[Any] = []  # the kept turns' ``extra`` fields, newest first
     end = live_start
     while True:
         turn -= 1
@@ -184,42 +219,30 @@ def evidence(doc: Any, live: LiveTurn, policy: HistoryPolicy, hotpath: ModuleTyp
             beyond = True  # a complete turn lies beyond the window
             break
         if active and checkpoint.expired():
-            return _terminal(_CANCELLED, policy, live_kind, excluded, capped or tool_cap,
-                             input_bytes)
+            return _terminal(_CANCELLED, policy, live_kind, excluded, capped, input_bytes)
         budget = max_input_bytes - input_bytes
-        if lexical2:
-            if cache is None:  # inline: this is the per-turn hot path
-                scored = hotpath.prior_turn2(doc, analysis, start, end, turn_bytes,
-                                             include_assistant, budget, prior == 0)
-            else:
-                scored = _prior2(doc, analysis, start, end, policy, budget, prior == 0,
-                                 hotpath, cache)
-            (bound, turn_size, turn_truncated, turn_tool_cap, turn_excluded, lexical, entity,
-             turn_capped, turn_definite, turn_overlap, turn_act) = scored
-            definite = definite or turn_definite
-            if prior == 0:
-                overlap, act = turn_overlap, turn_act
+        if cache is None:
+            scored = read_prior(doc, analysis, start, end, turn_bytes, include_assistant, budget)
         else:
-            if cache is None:
-                scored = hotpath.prior_turn(doc, analysis, start, end, turn_bytes,
-                                            include_assistant, budget)
-            else:
-                key = (start, turn_bytes, include_assistant)
-                scored = cache.get(key)
-                if scored is None or (scored[1] < 0 and scored[0] <= budget):
-                    scored = cache[key] = hotpath.prior_turn(doc, analysis, start, end,
-                                                             turn_bytes, include_assistant,
-                                                             budget)
-            (bound, turn_size, turn_truncated, turn_tool_cap, turn_excluded, lexical, entity,
-             turn_capped) = scored
+            # Inline, not a wrapper's frame (one per turn of every group):
+            # the same turn under the same max_turn_bytes and
+            # include_assistant reads the same; one left unread under a
+            # smaller budget is read when it fits this one.
+            key = (read_prior, start, turn_bytes, include_assistant)
+            scored = cache.get(key)
+            if scored is None or (scored[1] < 0 and scored[0] <= budget):
+                scored = cache[key] = read_prior(doc, analysis, start, end, turn_bytes,
+                                                 include_assistant, budget)
+        # The fields of ``PriorTurnResult``.
+        (bound, turn_size, turn_truncated, turn_tool_cap, turn_excluded, lexical, entity,
+         turn_capped, extra) = scored
         if bound > budget:
             partial = True  # dropped unread, with everything older
             break
         input_bytes += turn_size
         partial = partial or turn_truncated
-        tool_cap = tool_cap or turn_tool_cap
         excluded = excluded or turn_excluded
-        capped = capped or turn_capped
+        capped = capped or turn_capped or turn_tool_cap
         raw = 0.5 * lexical + 0.5 * entity if has_entities else lexical
         decayed = raw * DECAY[prior]
         if decayed > best:  # a later (older) turn must be strictly larger to win
@@ -228,15 +251,17 @@ def evidence(doc: Any, live: LiveTurn, policy: HistoryPolicy, hotpath: ModuleTyp
             max_raw = raw
         if entity > max_entity:
             max_entity = entity
+        if extra is not None:
+            extras.append(extra)
         prior += 1
         end = start
     if not found_prior and floor == _FLOOR_START:
         # Terminal before any text analysis counts: the live turn's entity
         # cap plays no part, its truncation does.
         scope = _new(Scope, (include_assistant, excluded, False))
-        return Evidence(_NO_PRIOR_TURN, _PARTIAL if partial else _FULL,
-                        scope, ZERO_FEATURES, live_kind, opaque_only, input_bytes)
-    feature_cap = tool_cap or capped or (floor_reached and floor == _FLOOR_BLOCKS)
+        return Extraction(_NO_PRIOR_TURN, _PARTIAL if partial else _FULL,
+                          scope, ZERO_FEATURES, live_kind, opaque_only, input_bytes)
+    feature_cap = capped or (floor_reached and floor == _FLOOR_BLOCKS)
     scope = _new(Scope, (include_assistant, excluded, feature_cap))
     if partial or feature_cap:
         coverage = _PARTIAL
@@ -249,22 +274,21 @@ def evidence(doc: Any, live: LiveTurn, policy: HistoryPolicy, hotpath: ModuleTyp
     features = _new(Features, (prior, input_bytes, live_terms, prose_terms, lexical_score,
                                entity_score, combined, max_raw, max_entity, strong, weak,
                                change_marker, ambiguous, acknowledgement))
-    cues = (_new(Cues, (*live_cues, content_terms, definite, act, overlap)) if lexical2
-            else None)
-    return _new(Evidence, (None, coverage, scope, features, live_kind, opaque_only, input_bytes,
-                           cues))
+    cues = None if cues_of is None else cues_of(live_extra, extras)
+    return _new(Extraction, (None, coverage, scope, features, live_kind, opaque_only, input_bytes,
+                             cues))
 
 
-def _prior2(doc: Any, analysis: Any, start: int, end: int, policy: HistoryPolicy, budget: int,
-            newest: bool, hotpath: ModuleType, cache: Optional[TurnCache]) -> Tuple[Any, ...]:
-    """lexical.2's call for one prior turn, shared through ``cache``."""
-    _, turn_bytes, _, include_assistant = policy
-    if cache is None:
-        return hotpath.prior_turn2(doc, analysis, start, end, turn_bytes,
-                                   include_assistant, budget, newest)
-    key = ("prior2", start, turn_bytes, include_assistant, newest)
-    scored = cache.get(key)
-    if scored is None or (scored[1] < 0 and scored[0] <= budget):
-        scored = cache[key] = hotpath.prior_turn2(doc, analysis, start, end, turn_bytes,
-                                                  include_assistant, budget, newest)
-    return scored
+# -- the evaluators ---------------------------------------------------------------------------
+
+def _lexical2_cues(live_extra: Any, prior_extras: List[Any]) -> Cues:
+    """lexical.2's cues: the live turn's, the definite reference of any kept
+    prior turn, the recent overlap and act of the newest one (when kept)."""
+    live_cues, content_terms = live_extra
+    definite = any(extra[0] for extra in prior_extras)
+    overlap, act = (prior_extras[0][1], prior_extras[0][2]) if prior_extras else (0.0, 0)
+    return _new(Cues, (*live_cues, content_terms, definite, act, overlap))
+
+
+LEXICAL1_TURNS = TurnCalls("live_turn", "prior_turn", None)
+LEXICAL2_TURNS = TurnCalls("lexical2_live_turn", "lexical2_prior_turn", _lexical2_cues)

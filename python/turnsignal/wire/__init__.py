@@ -6,27 +6,28 @@ whose message names the JSON path and the problem, never request text). A
 bad *argument* of ``decode`` itself (an unknown ``format``, a bad cap) is a
 plain ``ValueError``: it is the calling code's mistake, not the request's.
 
-The decoders here are the reference; ``turnsignal._native`` has the same
-decoders in Rust, reading the caller's objects directly, and
-``TURNSIGNAL_IMPLEMENTATION`` picks one for ``decode`` and the evaluators
-alike. ``decode_reference`` runs these ones whatever the choice.
+The reference decoders are ``turnsignal._reference.request``;
+``turnsignal._native`` has the same decoders in Rust, reading the caller's
+objects directly, and ``TURNSIGNAL_IMPLEMENTATION`` picks one for ``decode``
+and the evaluators alike. ``decode_reference`` runs the reference whatever
+the choice.
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, NamedTuple, Optional
+from typing import Any, Optional
 
-from .. import _hotpath
-from ..errors import WireFormatError
-from ..model import Conversation
-from ._common import located
-from ._reader import COUNT, FULL, LEAN, OverBudget, Reader, Stop
-from ._walk import Collector
-from .anthropic import decode_anthropic
-from .detect import detect as _detect
-from .neutral import decode_neutral
-from .openai import decode_openai
-from .responses import decode_responses
+from turnsignal import _hotpath
+from turnsignal._reference.request import (
+    COUNT,
+    FULL,
+    LEAN,
+    Decoded,
+    decode_reference,
+    detect_format,
+)
+from turnsignal.errors import WireFormatError
+from turnsignal.model import Conversation
 
 __all__ = ["COUNT", "FORMATS", "FULL", "LEAN", "MAX_EVALUATION_VALUES", "MAX_REQUEST_VALUES",
            "Decoded", "check_format", "decode", "decode_reference", "detect"]
@@ -42,21 +43,6 @@ MAX_REQUEST_VALUES = 1 << 23
 #: dropped items between them. When it is spent, decoding stops there and
 #: the evaluator treats older history as beyond its reach (a cap reached).
 MAX_EVALUATION_VALUES = 1 << 16
-
-_DECODERS: Dict[str, Callable[[Reader, Any, Collector], Conversation]] = {
-    "openai": decode_openai,
-    "anthropic": decode_anthropic,
-    "responses": decode_responses,
-    "neutral": decode_neutral,
-}
-
-
-class Decoded(NamedTuple):
-    """What one reference decode call produced: the conversation and whether
-    LEAN decoding stopped at its budget (older history unknown)."""
-
-    conversation: Conversation
-    truncated: bool
 
 
 def check_format(format: Any) -> None:
@@ -79,45 +65,7 @@ def _check_cap(name: str, value: Optional[int]) -> None:
 def detect(request: Any) -> str:
     """The concrete format ``format="auto"`` picks for ``request``:
     ``openai``, ``anthropic`` or ``responses``. Never raises."""
-    try:
-        return _detect(request, Reader(FULL, MAX_REQUEST_VALUES))
-    except Stop:
-        return "openai"
-
-
-def decode_reference(request: Any, format: str, mode: int, budget: int, *,
-                     tail_messages: Optional[int] = None, tail_blocks: Optional[int] = None,
-                     checkpoint: Any = None) -> Decoded:
-    """The reference decoders: ``mode`` is ``FULL`` (``decode``), ``LEAN``
-    (what the topic-continuity evaluator reads) or ``COUNT`` (what the
-    conversation facts count); at most ``budget`` values are read. Raises
-    ``WireFormatError``; a deadline or a cancellation (``checkpoint``) raises
-    ``Cancelled`` / ``CancelFailed``."""
-    reader = Reader(mode, budget, checkpoint)
-    out = Collector(tail_messages, tail_blocks)
-    try:
-        concrete = _detect(request, reader) if format == "auto" else format
-        conversation = _DECODERS[concrete](reader, request, out)
-        return Decoded(conversation, out.truncated)
-    except OverBudget:
-        # Spent outside the walk (which names the item it was reading).
-        failure: Exception = WireFormatError("", f"over the decoding budget of "
-                                                 f"{reader.limit:,} values")
-    except Stop:
-        raise  # the deadline or the cancellation token: the caller's business
-    except Exception as error:
-        # A caller's object that raises on access, a recursion error, ...:
-        # still a typed error, never another exception type.
-        failure = located("", error)
-    # Raised outside the handler so that no exception chain (``__context__``)
-    # leads back to the caller's data or an exception that quoted it. The
-    # local is dropped as it propagates: otherwise this frame (kept alive by
-    # the traceback) and the exception would form a cycle, left for the
-    # cycle collector on every malformed request.
-    try:
-        raise failure
-    finally:
-        del failure
+    return detect_format(request, MAX_REQUEST_VALUES)
 
 
 def decode(request: Any, format: str = "auto", *, tail_messages: Optional[int] = None,

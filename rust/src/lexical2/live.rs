@@ -4,7 +4,7 @@
 use std::cell::RefCell;
 
 use super::lexicon::{ADDITION_WINDOW, REQUEST_WINDOW};
-use super::lexicons2;
+use super::lexicons;
 use super::stem::stem_with;
 use crate::masking::{masked_ranges, unmasked_runs};
 use crate::phrase_lexicon::{
@@ -13,9 +13,7 @@ use crate::phrase_lexicon::{
 };
 use crate::phrases::{leading_acks, longest_match, phrase_flags_visit, PhraseFlags, Token};
 use crate::pool::{self, Pool, KEPT_SLOTS};
-use crate::score::{
-    analyze_live, containment, prose_terms, score_prior_marked, score_prior_with, LiveAnalysis,
-};
+use crate::score::{self, containment, prose_terms, score_prior_marked, score_prior_with};
 use crate::strset::StrSet;
 
 /// No request near the start of the live turn.
@@ -39,9 +37,9 @@ pub struct LiveCues {
 
 /// Everything lexical.2 keeps of the live turn.
 #[derive(Debug, Default)]
-pub struct LiveAnalysis2 {
+pub struct LiveAnalysis {
     /// lexical.1's L and E.
-    pub base: LiveAnalysis,
+    pub base: score::LiveAnalysis,
     /// The content terms L2.
     pub content: StrSet,
     /// Bit `min(n, 63)` of `content_lens[b]`: some content term starts with
@@ -99,10 +97,10 @@ fn first_segment_cues(first: &[Token], lex: &Lexicons, cues: &mut LiveCues) {
 /// on L), from one tokenization of the live segments.
 fn scan_live<S: AsRef<str>>(
     segments: &[S],
-    base: &LiveAnalysis,
+    base: &score::LiveAnalysis,
     mut marked: Vec<bool>,
 ) -> (PhraseFlags, LiveCues, Vec<bool>) {
-    let lex = lexicons2();
+    let lex = lexicons();
     let mut cues = LiveCues::default();
     marked.clear();
     marked.resize(base.terms.len(), false);
@@ -127,7 +125,7 @@ fn scan_live<S: AsRef<str>>(
 
 /// L2 = { stem(x) : x ∈ L, x ∉ stopwords, stem(x) ∉ stopwords }, into
 /// `content` (cleared first); `buf` is the stemmer's scratch.
-fn content_of(base: &LiveAnalysis, content: &mut StrSet, buf: &mut String) {
+fn content_of(base: &score::LiveAnalysis, content: &mut StrSet, buf: &mut String) {
     content.clear();
     for term in base.terms.iter() {
         if super::lexicon::is_stopword(term) {
@@ -141,7 +139,7 @@ fn content_of(base: &LiveAnalysis, content: &mut StrSet, buf: &mut String) {
 }
 
 /// What lexical.2 adds to lexical.1's analysis, given back when its live
-/// turn is dropped (`LiveAnalysis2::recycle`) and reused by the next one on
+/// turn is dropped (`LiveAnalysis::recycle`) and reused by the next one on
 /// the same thread: allocated once, not per request.
 #[derive(Default)]
 struct Spare {
@@ -155,11 +153,11 @@ thread_local! {
     static SPARES: Pool<Spare> = const { RefCell::new(Vec::new()) };
 }
 
-impl LiveAnalysis2 {
-    /// Hand the parts back for reuse by the next `analyze_live2` on the
+impl LiveAnalysis {
+    /// Hand the parts back for reuse by the next `analyze_live` on the
     /// current thread (small ones only; large ones are freed).
     pub fn recycle(self) {
-        let LiveAnalysis2 {
+        let LiveAnalysis {
             base,
             content,
             content_lens,
@@ -183,8 +181,8 @@ impl LiveAnalysis2 {
 }
 
 /// The live turn of lexical.2 (§3.1–§3.4).
-pub fn analyze_live2<S: AsRef<str>>(segments: &[S]) -> LiveAnalysis2 {
-    let base = analyze_live(segments);
+pub fn analyze_live<S: AsRef<str>>(segments: &[S]) -> LiveAnalysis {
+    let base = score::analyze_live(segments);
     let Spare {
         mut content,
         mut content_lens,
@@ -200,7 +198,7 @@ pub fn analyze_live2<S: AsRef<str>>(segments: &[S]) -> LiveAnalysis2 {
         }
     }
     let (flags, cues, marked) = scan_live(segments, &base, marked);
-    LiveAnalysis2 {
+    LiveAnalysis {
         flags,
         prose_terms: prose_terms(segments, &base),
         base,
@@ -213,15 +211,15 @@ pub fn analyze_live2<S: AsRef<str>>(segments: &[S]) -> LiveAnalysis2 {
 
 /// The live cues alone (for the differential tests).
 pub fn live_cues<S: AsRef<str>>(segments: &[S]) -> LiveCues {
-    scan_live(segments, &analyze_live(segments), Vec::new()).1
+    scan_live(segments, &score::analyze_live(segments), Vec::new()).1
 }
 
 /// (lexical, entity, capped, definite reference, recent overlap) of one
 /// prior turn (§3.5). The overlap of the live content terms with the turn's
 /// stemmed terms is computed for the newest turn only (`newest`), in the
 /// same pass; it is 0 otherwise.
-pub fn score_prior2<S: AsRef<str>, T: AsRef<str>>(
-    live: &LiveAnalysis2,
+pub fn score_prior<S: AsRef<str>, T: AsRef<str>>(
+    live: &LiveAnalysis,
     segments: &[S],
     tool_names: &[T],
     newest: bool,
@@ -253,7 +251,7 @@ pub fn score_prior2<S: AsRef<str>, T: AsRef<str>>(
     (lexical, entity, capped, definite, overlap)
 }
 
-impl LiveAnalysis2 {
+impl LiveAnalysis {
     /// Whether a word that starts with byte `first` and has `len` bytes may
     /// stem to a content term (false positives only): a stem keeps its
     /// word's first byte and is at most `MAX_STEM_CUT` bytes shorter.

@@ -15,7 +15,7 @@ use crate::phrase_lexicon::{
     IS_DEPENDENCY, IS_FILLER, IS_NEGATION, IS_POLAR, IS_PRONOUN, IS_WEAK,
 };
 
-pub use live::{analyze_live2, live_cues, score_prior2, LiveAnalysis2, LiveCues};
+pub use live::{analyze_live, live_cues, score_prior, LiveAnalysis, LiveCues};
 pub use recent::{recent_act, Act};
 pub use stem::stem;
 
@@ -23,7 +23,7 @@ static LEXICAL2: OnceLock<Lexicons> = OnceLock::new();
 
 /// The lexicons of lexical.2 (§2).
 #[inline]
-pub fn lexicons2() -> &'static Lexicons {
+pub fn lexicons() -> &'static Lexicons {
     LEXICAL2.get_or_init(|| {
         Lexicons::build(&LexiconSource {
             strong: lexicon::STRONG_REFERENCE,
@@ -55,6 +55,6 @@ pub fn lexicons2() -> &'static Lexicons {
 }
 
 /// The phrase flags of §3.2 (lexical.2 lexicons, substring markers).
-pub fn phrase_flags2<S: AsRef<str>>(segments: &[S]) -> crate::phrases::PhraseFlags {
-    crate::phrases::phrase_flags_with(segments, lexicons2())
+pub fn phrase_flags<S: AsRef<str>>(segments: &[S]) -> crate::phrases::PhraseFlags {
+    crate::phrases::phrase_flags_with(segments, lexicons())
 }

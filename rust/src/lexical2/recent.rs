@@ -2,7 +2,7 @@
 //! the overlap of the live content terms with the turn's stemmed terms.
 
 use super::lexicon::CLOSURE_WINDOW;
-use super::lexicons2;
+use super::lexicons;
 use crate::charclass::{self, SPACE};
 use crate::phrases::{longest_match, tokens_of_view_with, Tokens};
 
@@ -52,7 +52,7 @@ fn final_sentence(text: &str) -> &str {
 pub fn recent_act(text: &str) -> Act {
     let trimmed = text.trim_end_matches(is_space);
     let question = trimmed.ends_with(['?', '\u{ff1f}']);
-    let lex = lexicons2();
+    let lex = lexicons();
     let mut toks = Tokens::default();
     tokens_of_view_with(final_sentence(trimmed), false, &mut toks, lex);
     let t = &toks.toks[..];

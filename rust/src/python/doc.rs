@@ -27,6 +27,9 @@ pub struct Doc {
     /// `(kinds, floor, starts)`, built once: the walk reads all three with
     /// one attribute access.
     layout: Py<PyTuple>,
+    /// The newest turn-starting message: where the live turn starts (when
+    /// the walk reads prior turns), so where the newest prior turn ends.
+    newest_start: Option<usize>,
     #[pyo3(get)]
     floor: u8,
     #[pyo3(get)]
@@ -78,6 +81,7 @@ impl Doc {
             .map(|m| message_kind(m.role, &out.blocks[m.start..m.end]))
             .collect();
         let starts: Vec<usize> = (0..kinds.len()).filter(|&i| kinds[i] == START).collect();
+        let newest_start = starts.last().copied();
         let starts = PyTuple::new(py, starts)?;
         let kinds = PyBytes::new(py, &kinds);
         let layout = (kinds.clone(), floor, starts).into_pyobject(py)?.unbind();
@@ -86,10 +90,17 @@ impl Doc {
             spans,
             kinds: kinds.unbind(),
             layout,
+            newest_start,
             floor,
             history_available,
             format,
         })
+    }
+
+    /// Whether the prior turn that ends at message `end` is the newest one
+    /// (it ends where the live turn starts).
+    pub(crate) fn is_newest_prior(&self, end: usize) -> bool {
+        self.newest_start == Some(end)
     }
 
     fn message(&self, index: usize) -> Option<(Role, &[Block<Py<PyAny>>])> {

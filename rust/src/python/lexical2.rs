@@ -1,5 +1,5 @@
 //! The lexical.2 primitives (`crate::lexical2`) for Python: the live turn
-//! as `LiveTurn2` (made by `doc::live_turn2` on the request path), and the
+//! as `Lexical2LiveTurn` (made by `doc::lexical2_live_turn` on the request path), and the
 //! functions the differential tests compare with the reference.
 
 use std::mem::ManuallyDrop;
@@ -9,7 +9,7 @@ use pyo3::types::PyDict;
 
 use super::primitives::{flags_tuple, hold, hold_seq, strs, total, FlagsTuple};
 use super::run;
-use crate::lexical2::{self, LiveAnalysis2, LiveCues};
+use crate::lexical2::{self, LiveCues};
 
 /// One rendered section of `data/lexicons.toml`: its name, lists, constants, rules.
 type Section = (
@@ -75,35 +75,35 @@ pub(crate) fn cues_tuple(c: &LiveCues) -> CuesTuple {
     )
 }
 
-/// The live turn as lexical.2 sees it; created by `analyze_live2`.
-#[pyclass(frozen, module = "turnsignal._native", name = "LiveTurn2")]
-pub struct LiveTurn2 {
+/// The live turn as lexical.2 sees it; created by `lexical2_analyze_live`.
+#[pyclass(frozen, module = "turnsignal._native", name = "Lexical2LiveTurn")]
+pub struct Lexical2LiveTurn {
     // Taken back by `Drop` for the next live turn (see
-    // `LiveAnalysis2::recycle`), as `LiveTurn`'s analysis is.
-    inner: ManuallyDrop<LiveAnalysis2>,
+    // `lexical2::LiveAnalysis::recycle`), as `LiveTurn`'s analysis is.
+    inner: ManuallyDrop<lexical2::LiveAnalysis>,
 }
 
-impl Drop for LiveTurn2 {
+impl Drop for Lexical2LiveTurn {
     fn drop(&mut self) {
         // SAFETY: `inner` is never used again: this is the value's last use.
         unsafe { ManuallyDrop::take(&mut self.inner) }.recycle();
     }
 }
 
-impl LiveTurn2 {
-    pub(crate) fn new(inner: LiveAnalysis2) -> Self {
-        LiveTurn2 {
+impl Lexical2LiveTurn {
+    pub(crate) fn new(inner: lexical2::LiveAnalysis) -> Self {
+        Lexical2LiveTurn {
             inner: ManuallyDrop::new(inner),
         }
     }
 
-    pub(crate) fn analysis(&self) -> &LiveAnalysis2 {
+    pub(crate) fn analysis(&self) -> &lexical2::LiveAnalysis {
         &self.inner
     }
 }
 
 #[pymethods]
-impl LiveTurn2 {
+impl Lexical2LiveTurn {
     #[getter]
     fn term_count(&self) -> usize {
         self.inner.base.term_count()
@@ -136,7 +136,7 @@ impl LiveTurn2 {
     }
     fn __repr__(&self) -> String {
         format!(
-            "LiveTurn2(term_count={}, entity_count={}, content_term_count={}, capped={})",
+            "Lexical2LiveTurn(term_count={}, entity_count={}, content_term_count={}, capped={})",
             self.inner.base.term_count(),
             self.inner.base.entity_count(),
             self.inner.content.len(),
@@ -150,17 +150,20 @@ impl LiveTurn2 {
 }
 
 #[pyfunction]
-fn analyze_live2(py: Python<'_>, segments: &Bound<'_, PyAny>) -> PyResult<LiveTurn2> {
+fn lexical2_analyze_live(
+    py: Python<'_>,
+    segments: &Bound<'_, PyAny>,
+) -> PyResult<Lexical2LiveTurn> {
     let h = hold_seq(segments, "segments")?;
     let s = strs(&h);
-    let inner = run(py, total(&s), || lexical2::analyze_live2(&s))?;
-    Ok(LiveTurn2::new(inner))
+    let inner = run(py, total(&s), || lexical2::analyze_live(&s))?;
+    Ok(Lexical2LiveTurn::new(inner))
 }
 
 #[pyfunction]
-fn score_prior2(
+fn lexical2_score_prior(
     py: Python<'_>,
-    live: &Bound<'_, LiveTurn2>,
+    live: &Bound<'_, Lexical2LiveTurn>,
     segments: &Bound<'_, PyAny>,
     tool_names: &Bound<'_, PyAny>,
     newest: bool,
@@ -170,7 +173,7 @@ fn score_prior2(
     let (s, t) = (strs(&h), strs(&t));
     let live = &live.get().inner;
     run(py, total(&s) + total(&t), || {
-        lexical2::score_prior2(live, &s, &t, newest)
+        lexical2::score_prior(live, &s, &t, newest)
     })
 }
 
@@ -184,10 +187,10 @@ fn stem(py: Python<'_>, word: &Bound<'_, PyAny>) -> PyResult<String> {
 }
 
 #[pyfunction]
-fn phrase_flags2(py: Python<'_>, segments: &Bound<'_, PyAny>) -> PyResult<FlagsTuple> {
+fn lexical2_phrase_flags(py: Python<'_>, segments: &Bound<'_, PyAny>) -> PyResult<FlagsTuple> {
     let h = hold_seq(segments, "segments")?;
     let s = strs(&h);
-    let f = run(py, total(&s), || lexical2::phrase_flags2(&s))?;
+    let f = run(py, total(&s), || lexical2::phrase_flags(&s))?;
     Ok(flags_tuple(&f))
 }
 
@@ -204,7 +207,7 @@ fn content_terms(py: Python<'_>, segments: &Bound<'_, PyAny>) -> PyResult<Vec<St
     let h = hold_seq(segments, "segments")?;
     let s = strs(&h);
     run(py, total(&s), || {
-        lexical2::analyze_live2(&s).content.sorted()
+        lexical2::analyze_live(&s).content.sorted()
     })
 }
 
@@ -212,7 +215,7 @@ fn content_terms(py: Python<'_>, segments: &Bound<'_, PyAny>) -> PyResult<Vec<St
 fn definite_heads(py: Python<'_>, segments: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
     let h = hold_seq(segments, "segments")?;
     let s = strs(&h);
-    run(py, total(&s), || lexical2::analyze_live2(&s).heads())
+    run(py, total(&s), || lexical2::analyze_live(&s).heads())
 }
 
 #[pyfunction]
@@ -223,12 +226,12 @@ fn recent_act(py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<u8> {
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_class::<LiveTurn2>()?;
+    m.add_class::<Lexical2LiveTurn>()?;
     m.add_function(wrap_pyfunction!(lexicons, m)?)?;
-    m.add_function(wrap_pyfunction!(analyze_live2, m)?)?;
-    m.add_function(wrap_pyfunction!(score_prior2, m)?)?;
+    m.add_function(wrap_pyfunction!(lexical2_analyze_live, m)?)?;
+    m.add_function(wrap_pyfunction!(lexical2_score_prior, m)?)?;
     m.add_function(wrap_pyfunction!(stem, m)?)?;
-    m.add_function(wrap_pyfunction!(phrase_flags2, m)?)?;
+    m.add_function(wrap_pyfunction!(lexical2_phrase_flags, m)?)?;
     m.add_function(wrap_pyfunction!(live_cues, m)?)?;
     m.add_function(wrap_pyfunction!(content_terms, m)?)?;
     m.add_function(wrap_pyfunction!(definite_heads, m)?)?;

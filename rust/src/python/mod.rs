@@ -17,7 +17,7 @@
 //!   an evaluation keeps (`turnsignal._provenance`);
 //! * `text` — the UTF-8 text of Python strings, borrowed;
 //! * `primitives` — the text primitives, exposed for the differential tests;
-//! * `lexical2` — evaluator lexical.2's live turn (`LiveTurn2`) and its
+//! * `lexical2` — evaluator lexical.2's live turn (`Lexical2LiveTurn`) and its
 //!   primitives.
 //!
 //! Every call runs with panics caught (none may cross the FFI boundary; a
@@ -116,8 +116,8 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(doc::tool_ids_match, m)?)?;
     m.add_function(wrap_pyfunction!(turns::live_turn, m)?)?;
     m.add_function(wrap_pyfunction!(turns::prior_turn, m)?)?;
-    m.add_function(wrap_pyfunction!(turns::live_turn2, m)?)?;
-    m.add_function(wrap_pyfunction!(turns::prior_turn2, m)?)?;
+    m.add_function(wrap_pyfunction!(turns::lexical2_live_turn, m)?)?;
+    m.add_function(wrap_pyfunction!(turns::lexical2_prior_turn, m)?)?;
     m.add_function(wrap_pyfunction!(provenance::provenance_parts, m)?)?;
     m.add_function(wrap_pyfunction!(values::numbers_only, m)?)?;
     lexical2::register(m)?;

@@ -1,5 +1,5 @@
 //! The decoders' `Source` over the caller's Python objects, read exactly as
-//! `python/turnsignal/wire/_reader.py` reads them: an exact `dict` by lookup,
+//! `python/turnsignal/_reference/request/source.py` reads them: an exact `dict` by lookup,
 //! any other mapping through `__getitem__` (a `KeyError` is "missing"); an
 //! exact `list`/`tuple` by index, any other `collections.abc.Sequence` (not
 //! `str`/`bytes`/`bytearray`) through `__len__` and `__getitem__`; a `str`
@@ -401,7 +401,7 @@ impl<'py> Source for PySource<'py> {
         let function = TOOL_INPUT_JSON
             .get_or_try_init(py, || -> PyResult<Py<PyAny>> {
                 Ok(py
-                    .import("turnsignal.wire._json")?
+                    .import("turnsignal._reference.request.tool_input")?
                     .getattr("native_tool_input_json")?
                     .unbind())
             })
@@ -431,7 +431,7 @@ fn python_failure(py: Python<'_>, error: PyErr) -> Failure {
     let classes = HELPER_ERRORS.get_or_try_init(py, || -> PyResult<_> {
         let wire = py.import("turnsignal.errors")?.getattr("WireFormatError")?;
         let budget = py
-            .import("turnsignal.wire._reader")?
+            .import("turnsignal._reference.request.source")?
             .getattr("OverBudget")?;
         Ok((
             wire.cast_into::<PyType>()?.unbind(),

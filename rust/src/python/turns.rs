@@ -1,7 +1,12 @@
 //! The per-turn calls of the topic-continuity walk (see
-//! `python/turnsignal/_reference/doc.py` and `doc_lexical2.py`): one crossing
-//! per turn; the texts of the turn are borrowed from the `Doc`, windowed and
-//! analysed with the GIL released (`run`).
+//! `python/turnsignal/_reference/turns.py`): one crossing per turn; the texts
+//! of the turn are borrowed from the `Doc`, windowed and analysed with the
+//! GIL released (`run`).
+//!
+//! Every evaluator's calls return the same two layouts, defined once here
+//! (`live_result`, `PriorResult`) and once in the reference (`LiveTurnResult`,
+//! `PriorTurnResult`): lexical.1's fields, then one `extra` field that holds
+//! what the evaluator adds (`None` for lexical.1).
 
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyTuple};
@@ -10,20 +15,22 @@ use crate::evidence::{live_window, prior_window, strs, PriorWindow};
 use crate::phrases::PhraseFlags;
 
 use super::doc::{excluded, Doc, LiveInputs, PriorInputs};
-use super::lexical2::{cues_tuple, LiveTurn2};
+use super::lexical2::{cues_tuple, Lexical2LiveTurn};
 use super::primitives::LiveTurn;
 use super::run;
 
-/// `(analysis, byte_count, truncated, excluded, opaque_only, term_count,
-/// entity_count, capped, prose_terms, the five phrase flags, extra...)`.
+/// The live turn's result (`LiveTurnResult` of the reference): `(analysis,
+/// byte_count, truncated, excluded, opaque_only, term_count, entity_count,
+/// capped, prose_terms, strong_reference, weak_reference, acknowledgement,
+/// change_marker, marker_ambiguous, extra)`.
 #[allow(clippy::too_many_arguments)]
-fn live_tuple<'py>(
+fn live_result<'py>(
     py: Python<'py>,
     analysis: Bound<'py, PyAny>,
     w: (usize, bool, bool, bool),
     counts: (usize, usize, bool, usize),
     flags: &PhraseFlags,
-    extra: &[Bound<'py, PyAny>],
+    extra: Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyTuple>> {
     let (byte_count, truncated, excluded, opaque_only) = w;
     let (terms, entities, capped, prose) = counts;
@@ -33,27 +40,26 @@ fn live_tuple<'py>(
     };
     let flag = |b: bool| PyBool::new(py, b).to_owned().into_any();
     // One tuple built in place: this runs once per evaluation.
-    let fields = [
-        analysis,
-        int(byte_count),
-        flag(truncated),
-        flag(excluded),
-        flag(opaque_only),
-        int(terms),
-        int(entities),
-        flag(capped),
-        int(prose),
-        flag(flags.strong_reference),
-        flag(flags.weak_reference),
-        flag(flags.acknowledgement),
-        flag(flags.change_marker),
-        flag(flags.marker_ambiguous),
-    ];
-    if extra.is_empty() {
-        return PyTuple::new(py, fields);
-    }
-    let all: Vec<_> = fields.into_iter().chain(extra.iter().cloned()).collect();
-    PyTuple::new(py, all)
+    PyTuple::new(
+        py,
+        [
+            analysis,
+            int(byte_count),
+            flag(truncated),
+            flag(excluded),
+            flag(opaque_only),
+            int(terms),
+            int(entities),
+            flag(capped),
+            int(prose),
+            flag(flags.strong_reference),
+            flag(flags.weak_reference),
+            flag(flags.acknowledgement),
+            flag(flags.change_marker),
+            flag(flags.marker_ambiguous),
+            extra,
+        ],
+    )
 }
 
 /// The live turn (messages `start..`) windowed under `max_turn_bytes` and
@@ -84,10 +90,8 @@ where
     ))
 }
 
-/// The live turn (messages `start..`): `(analysis, byte_count, truncated,
-/// excluded, opaque_only, term_count, entity_count, capped, prose_terms,
-/// strong_reference, weak_reference, acknowledgement, change_marker,
-/// marker_ambiguous)`.
+/// The live turn (messages `start..`) as lexical.1 reads it: its result,
+/// `extra` None.
 #[pyfunction]
 pub fn live_turn<'py>(
     py: Python<'py>,
@@ -105,22 +109,22 @@ pub fn live_turn<'py>(
         prose,
     );
     let live = Bound::new(py, LiveTurn::new(analysis))?.into_any();
-    live_tuple(py, live, w, counts, &flags, &[])
+    live_result(py, live, w, counts, &flags, py.None().into_bound(py))
 }
 
-/// The live turn as lexical.2 reads it: `live_turn`'s fields (the analysis
-/// a `LiveTurn2`, the flags with lexical.2's lexicons), then the cues
-/// `(lead, request, addition, polar, pronoun, dependency, question)` and the
-/// number of content terms.
+/// The live turn as lexical.2 reads it: its result (the analysis a
+/// `Lexical2LiveTurn`, the flags with lexical.2's lexicons), `extra` the
+/// cues `(lead, request, addition, polar, pronoun, dependency, question)`
+/// and the number of content terms.
 #[pyfunction]
-pub fn live_turn2<'py>(
+pub fn lexical2_live_turn<'py>(
     py: Python<'py>,
     doc: &Bound<'py, Doc>,
     start: usize,
     max_turn_bytes: usize,
 ) -> PyResult<Bound<'py, PyTuple>> {
     let (w, analysis) = read_live(py, doc, start, max_turn_bytes, |segments| {
-        crate::lexical2::analyze_live2(segments)
+        crate::lexical2::analyze_live(segments)
     })?;
     let counts = (
         analysis.base.term_count(),
@@ -129,12 +133,11 @@ pub fn live_turn2<'py>(
         analysis.prose_terms,
     );
     let flags = analysis.flags;
-    let extra = [
-        cues_tuple(&analysis.cues).into_pyobject(py)?.into_any(),
-        analysis.content.len().into_pyobject(py)?.into_any(),
-    ];
-    let live = Bound::new(py, LiveTurn2::new(analysis))?.into_any();
-    live_tuple(py, live, w, counts, &flags, &extra)
+    let extra = (cues_tuple(&analysis.cues), analysis.content.len())
+        .into_pyobject(py)?
+        .into_any();
+    let live = Bound::new(py, Lexical2LiveTurn::new(analysis))?.into_any();
+    live_result(py, live, w, counts, &flags, extra)
 }
 
 /// What `read_prior` read of a turn: `(byte_count, truncated,
@@ -182,11 +185,29 @@ where
     ))
 }
 
-type PriorResult = (usize, i64, bool, bool, bool, f64, f64, bool);
+/// One prior turn's result (`PriorTurnResult` of the reference):
+/// `(upper_bound, byte_count, truncated, tool_cap_reached, excluded,
+/// lexical, entity, capped, extra)`; `byte_count` -1 (and the rest zero)
+/// when the turn did not fit the budget and was not read.
+type PriorResult<E> = (usize, i64, bool, bool, bool, f64, f64, bool, E);
 
-/// One prior turn (messages `start..end`): `(upper_bound, byte_count,
-/// truncated, tool_cap_reached, excluded, lexical, entity, capped)`; when
-/// its upper bound exceeds `budget` the turn is not read (`byte_count` -1).
+/// What an evaluator made of a prior turn's window: `(lexical, entity,
+/// capped)` and its `extra`.
+type Scored<E> = ((f64, f64, bool), E);
+
+/// What `read_prior` made of a turn, as its result; `unread` is the
+/// evaluator's `extra` for a turn that was not read.
+fn prior_result<E>(bound: usize, read: Option<PriorRead<Scored<E>>>, unread: E) -> PriorResult<E> {
+    match read {
+        None => (bound, -1, false, false, false, 0.0, 0.0, false, unread),
+        Some((size, truncated, tool_cap, excluded, ((lexical, entity, capped), extra))) => (
+            bound, size, truncated, tool_cap, excluded, lexical, entity, capped, extra,
+        ),
+    }
+}
+
+/// One prior turn (messages `start..end`) as lexical.1 reads it: its
+/// result, `extra` None.
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
 pub fn prior_turn(
@@ -198,7 +219,7 @@ pub fn prior_turn(
     max_turn_bytes: usize,
     include_assistant: bool,
     budget: i64,
-) -> PyResult<PriorResult> {
+) -> PyResult<PriorResult<Option<()>>> {
     let live = &live.get().inner;
     let (bound, read) = read_prior(
         py,
@@ -208,36 +229,29 @@ pub fn prior_turn(
         max_turn_bytes,
         include_assistant,
         budget,
-        |w| crate::score::score_prior(live, &w.segments, &w.names),
+        |w| (crate::score::score_prior(live, &w.segments, &w.names), None),
     )?;
-    Ok(match read {
-        None => (bound, -1, false, false, false, 0.0, 0.0, false),
-        Some((size, truncated, tool_cap, excluded, (lexical, entity, capped))) => (
-            bound, size, truncated, tool_cap, excluded, lexical, entity, capped,
-        ),
-    })
+    Ok(prior_result(bound, read, None))
 }
 
-type PriorResult2 = (usize, i64, bool, bool, bool, f64, f64, bool, bool, f64, u8);
-
-/// One prior turn as lexical.2 reads it: `prior_turn`'s fields, then the
-/// definite reference, and for the `newest` turn the recent overlap and the
-/// act of its last assistant segment (0.0 and 0 otherwise, and when the
-/// turn is not read).
+/// One prior turn as lexical.2 reads it: its result, `extra` the definite
+/// reference and, for the newest prior turn (the one that ends where the
+/// live turn starts), the recent overlap and the act of its last assistant
+/// segment (0.0 and 0 otherwise, and when the turn is not read).
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
-pub fn prior_turn2(
+pub fn lexical2_prior_turn(
     py: Python<'_>,
     doc: &Bound<'_, Doc>,
-    live: &Bound<'_, LiveTurn2>,
+    live: &Bound<'_, Lexical2LiveTurn>,
     start: usize,
     end: usize,
     max_turn_bytes: usize,
     include_assistant: bool,
     budget: i64,
-    newest: bool,
-) -> PyResult<PriorResult2> {
+) -> PyResult<PriorResult<(bool, f64, u8)>> {
     let live = live.get().analysis();
+    let newest = doc.get().is_newest_prior(end);
     let (bound, read) = read_prior(
         py,
         doc,
@@ -247,24 +261,14 @@ pub fn prior_turn2(
         include_assistant,
         budget,
         |w| {
-            let scored = crate::lexical2::score_prior2(live, &w.segments, &w.names, newest);
+            let (lexical, entity, capped, definite, overlap) =
+                crate::lexical2::score_prior(live, &w.segments, &w.names, newest);
             let act = match w.segments[w.user_segments..].last() {
                 Some(text) if newest => crate::lexical2::recent_act(text) as u8,
                 _ => 0,
             };
-            (scored, act)
+            ((lexical, entity, capped), (definite, overlap, act))
         },
     )?;
-    Ok(match read {
-        None => (
-            bound, -1, false, false, false, 0.0, 0.0, false, false, 0.0, 0,
-        ),
-        Some((size, truncated, tool_cap, excluded, (scored, act))) => {
-            let (lexical, entity, capped, definite, overlap) = scored;
-            (
-                bound, size, truncated, tool_cap, excluded, lexical, entity, capped, definite,
-                overlap, act,
-            )
-        }
-    })
+    Ok(prior_result(bound, read, (false, 0.0, 0)))
 }

@@ -1,12 +1,12 @@
 //! Anthropic Messages → the neutral model (mirrors
-//! `python/turnsignal/wire/anthropic.py`): messages are cut at every
+//! `python/turnsignal/_reference/request/anthropic.py`): messages are cut at every
 //! `tool_result` block, and a message's blocks are read from its end.
 
 use super::model::{Block, BlockKind, Role};
 use super::openai::{text_part, Top};
 use super::read::{
-    block_type, collect_blocks, get_present, keep_str, nested_blocks, request_messages,
-    require_map, role_of, text_block, tools_and_choice, walk_back, which,
+    block_type, collect_blocks, get_present, keep_str, message_role, nested_blocks,
+    request_messages, require_map, text_block, tools_and_choice, walk_back, which,
 };
 use super::read::{kind_in, wrong_type, CONTENT};
 use super::sink::Sink;
@@ -152,8 +152,7 @@ pub fn decode_message<S: Source, K: Sink<S::T>>(
     out: &mut K,
     message: &S::V,
 ) -> Read<()> {
-    require_map(src, message)?;
-    let role = role_of(src, message, ROLES, ROLE_NAMES)?;
+    let role = message_role(src, message, ROLES, ROLE_NAMES)?;
     let Some(content) = get_present(src, Some(message), Key::Content)? else {
         return Ok(());
     };

@@ -1,4 +1,4 @@
-//! `format="auto"` (mirrors `python/turnsignal/wire/detect.py`): bounded like
+//! `format="auto"` (mirrors `python/turnsignal/_reference/request/detect.py`): bounded like
 //! the evaluator, it looks at the newest 512 messages and their first 4,096
 //! blocks only, and never fails on a malformed request.
 

@@ -1,7 +1,7 @@
 //! Request bodies → the neutral model, read straight from the caller's
 //! values (spec wire-formats.md), and what the evaluators need of them.
 //!
-//! The decoders mirror the reference ones in `python/turnsignal/wire/` read
+//! The decoders mirror the reference ones in `python/turnsignal/_reference/request/` read
 //! for read: the same lookups in the same order, counted against the same
 //! budget, with the same errors and paths. They are generic over a `Source`
 //! (the Python objects, through the binding; a JSON value in the tests) and

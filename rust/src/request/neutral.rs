@@ -1,11 +1,11 @@
-//! The neutral format itself (mirrors `python/turnsignal/wire/neutral.py`).
+//! The neutral format itself (mirrors `python/turnsignal/_reference/request/neutral.py`).
 
 use super::model::{Block, BlockKind, Role};
 use super::openai::{arguments_block, text_part, Top};
 use super::read::wrong_type;
 use super::read::{
-    add_content, block_type, get_present, get_str, keep_str, nested_blocks, request_messages,
-    require_list, require_map, role_of, tools_and_choice, walk_back, which,
+    add_content, block_type, get_present, get_str, keep_str, message_role, nested_blocks,
+    request_messages, require_list, require_map, tools_and_choice, walk_back, which,
 };
 use super::sink::Sink;
 use super::source::{Key, Mode, Read, Source};
@@ -84,8 +84,7 @@ fn decode_block<S: Source>(src: &mut S, block: &S::V, depth: usize) -> Read<Bloc
 }
 
 fn decode_message<S: Source, K: Sink<S::T>>(src: &mut S, out: &mut K, message: &S::V) -> Read<()> {
-    require_map(src, message)?;
-    let role = role_of(src, message, ROLES, ROLE_NAMES)?;
+    let role = message_role(src, message, ROLES, ROLE_NAMES)?;
     out.begin(role, false);
     add_content(src, out, message, Key::Content, |src, b| {
         decode_block(src, b, 0)

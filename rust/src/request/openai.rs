@@ -1,12 +1,12 @@
 //! OpenAI Chat Completions → the neutral model (mirrors
-//! `python/turnsignal/wire/openai.py`).
+//! `python/turnsignal/_reference/request/openai.py`).
 
 use super::model::{Block, BlockKind, Role};
 use super::read::wrong_type;
 use super::read::{
-    add_content, collect_blocks, for_each_item, get_present, get_str, keep_str, kind_in, non_empty,
-    optional_list, request_messages, require_map, role_of, tools_and_choice, walk_back, which,
-    ToolChoice, WalkEnd,
+    add_content, collect_blocks, for_each_item, get_present, get_str, keep_str, kind_in,
+    message_role, non_empty, optional_list, request_messages, require_map, tools_and_choice,
+    walk_back, which, ToolChoice, WalkEnd,
 };
 use super::sink::Sink;
 use super::source::{Key, Mode, Read, Shape, Source};
@@ -233,8 +233,7 @@ pub fn decode_message<S: Source, K: Sink<S::T>>(
     out: &mut K,
     message: &S::V,
 ) -> Read<()> {
-    require_map(src, message)?;
-    let role = role_of(src, message, ROLES, ROLE_NAMES)?;
+    let role = message_role(src, message, ROLES, ROLE_NAMES)?;
     let full = src.mode() == Mode::Full;
     match role {
         ChatRole::Instruction(r) => {

@@ -1,6 +1,6 @@
 //! Typed reads shared by the format decoders, and the bounded walk from the
-//! end of a wire list (mirrors `python/turnsignal/wire/_common.py` and
-//! `_walk.py`: the same reads, in the same order, with the same errors).
+//! end of a wire list (mirrors `python/turnsignal/_reference/request/read.py`
+//! and `sink.py`: the same reads, in the same order, with the same errors).
 
 use super::model::{Block, BlockKind};
 use super::sink::Sink;
@@ -112,6 +112,18 @@ pub fn role_of<S: Source, R: Copy, const N: usize>(
         Key::Role,
         format!("unknown role (expected one of: {names})"),
     ))
+}
+
+/// The role of one message of a request, which must be a map: how every
+/// format's `decode_message` opens.
+pub fn message_role<S: Source, R: Copy, const N: usize>(
+    src: &mut S,
+    message: &S::V,
+    table: &[(&str, R); N],
+    names: &str,
+) -> Read<R> {
+    require_map(src, message)?;
+    role_of(src, message, table, names)
 }
 
 /// `map[key]` as a list, `None` when missing or null.

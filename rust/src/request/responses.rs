@@ -1,5 +1,5 @@
 //! OpenAI Responses → the neutral model (mirrors
-//! `python/turnsignal/wire/responses.py`).
+//! `python/turnsignal/_reference/request/responses.py`).
 
 use super::model::{Block, BlockKind, Role};
 use super::openai::{arguments_block, keeps, refusal_part, text_part, Top};

@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from typing import Dict, List, Sequence
 
-__all__ = ["FOLDS", "fit_logistic", "out_of_fold", "predict"]
+__all__ = ["FOLDS", "fit_logistic", "out_of_fold"]
 
 FOLDS = 5
 _ITERATIONS = 25
@@ -86,10 +86,6 @@ def fit_logistic(rows: Sequence[Sequence[float]], labels: Sequence[bool]) -> Mod
         if max(abs(s) for s in step) < 1e-9:
             break
     return Model(means, scales, weights)
-
-
-def predict(model: Model, rows: Sequence[Sequence[float]]) -> List[float]:
-    return [model.score(row) for row in rows]
 
 
 def out_of_fold(groups: Sequence[str], rows: Sequence[Sequence[float]],

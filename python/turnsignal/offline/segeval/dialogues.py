@@ -18,12 +18,12 @@ the segmenter placed in the chain — the same causal rule as
 
 from __future__ import annotations
 
-import gzip
 import json
 from collections import defaultdict
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, List, NamedTuple, Optional, Sequence, Set, Tuple
 
+from turnsignal._lines import read_lines
 from turnsignal._overlap import jaccard, tokenize
 from turnsignal.model import Message, starts_turn
 from turnsignal.segmentation.metrics import BoundaryCounts, PkCounts, boundary_counts, pk_counts
@@ -48,24 +48,22 @@ class Chain(NamedTuple):
 
 def read_cases(path: Path) -> Iterable[Tuple[str, str, str, Case]]:
     """``(source, split, dialogue, case)`` of every valid case line."""
-    opener = gzip.open if path.name.endswith(".gz") else open
-    with opener(path, "rb") as handle:
-        for raw in handle:
-            try:
-                case = json.loads(raw)
-            except ValueError:
-                continue
-            if not isinstance(case, dict) or case.get("label") not in ("change",
-                                                                        "continuation"):
-                continue
-            messages = case.get("messages")
-            parts = str(case.get("id", "")).split(":")
-            if not isinstance(messages, list) or len(messages) < 2 or len(parts) < 4:
-                continue
-            named = case.get("source")
-            source = named if isinstance(named, str) else parts[0]
-            yield source, parts[1], parts[2], Case(parts[1], messages,
-                                                   case["label"] == "change")
+    for _, raw in read_lines(path):
+        try:
+            case = json.loads(raw)
+        except ValueError:
+            continue
+        if not isinstance(case, dict) or case.get("label") not in ("change",
+                                                                    "continuation"):
+            continue
+        messages = case.get("messages")
+        parts = str(case.get("id", "")).split(":")
+        if not isinstance(messages, list) or len(messages) < 2 or len(parts) < 4:
+            continue
+        named = case.get("source")
+        source = named if isinstance(named, str) else parts[0]
+        yield source, parts[1], parts[2], Case(parts[1], messages,
+                                               case["label"] == "change")
 
 
 def _texts(case: Case) -> List[Any]:

@@ -19,6 +19,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
+from turnsignal._lines import open_lines
 from turnsignal.config import ConfigSource
 from turnsignal.errors import ConfigError
 from turnsignal.offline.segeval.combine import out_of_fold
@@ -108,10 +109,8 @@ class SegmentationReport:
 
 
 def _is_case_file(path: Path) -> bool:
-    from turnsignal.sessions._lines import open_log
-
     try:
-        with open_log(path) as stream:
+        with open_lines(path) as stream:
             for raw in stream:
                 if raw.strip():
                     value = json.loads(raw)

@@ -1,4 +1,5 @@
-"""PNG charts of a ``SegmentationReport`` (matplotlib, the ``plots`` extra):
+"""PNG charts of a ``SegmentationReport`` (``turnsignal.offline.charts``:
+matplotlib, the ``plots`` extra):
 
 * ``roc.png`` — ROC curves of every feature on the Claude Code transitions,
   one panel per label set (seed, structural);
@@ -12,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, List, Union
 
-from turnsignal.offline.plots import _pyplot
+from turnsignal.offline.charts import draw_charts, save
 from turnsignal.offline.segeval.experiment import LABEL_SETS, SegmentationReport
 
 __all__ = ["write_plots"]
@@ -34,9 +35,7 @@ def _roc(plt: Any, report: SegmentationReport, path: Path) -> None:
                        f"/ {report.transitions})", xlabel="false positive rate",
                  ylabel="true positive rate", xlim=(0, 1), ylim=(0, 1.01))
         axes.legend(fontsize="x-small", loc="lower right")
-    figure.tight_layout()
-    figure.savefig(path, dpi=120)
-    plt.close(figure)
+    save(plt, figure, path)
 
 
 def _sweep(plt: Any, report: SegmentationReport, path: Path) -> None:
@@ -50,9 +49,7 @@ def _sweep(plt: Any, report: SegmentationReport, path: Path) -> None:
     axes.set(xlabel="Jaccard threshold (boundary when overlap < threshold)", ylim=(0, 1.02),
              title="Jaccard chunker on Claude Code transitions")
     axes.legend(fontsize="x-small", loc="center right")
-    figure.tight_layout()
-    figure.savefig(path, dpi=120)
-    plt.close(figure)
+    save(plt, figure, path)
 
 
 def _segmentation(plt: Any, report: SegmentationReport, path: Path) -> None:
@@ -78,17 +75,14 @@ def _segmentation(plt: Any, report: SegmentationReport, path: Path) -> None:
         axes.set(ylabel="Pk" if metric == "pk" else "WindowDiff", ylim=(0, 1))
     panels[0].legend(fontsize="x-small", ncol=3)
     panels[0].set_title("Segmentation errors (lower is better)")
-    figure.tight_layout()
-    figure.savefig(path, dpi=120)
-    plt.close(figure)
+    save(plt, figure, path)
 
 
 def write_plots(report: SegmentationReport, directory: Union[str, Path]) -> List[Path]:
-    plt = _pyplot()
-    folder = Path(directory)
-    folder.mkdir(parents=True, exist_ok=True)
-    paths = [folder / "roc.png", folder / "jaccard_sweep.png", folder / "segmentation.png"]
-    _roc(plt, report, paths[0])
-    _sweep(plt, report, paths[1])
-    _segmentation(plt, report, paths[2])
-    return [path for path in paths if path.exists()]
+    """Write the charts into ``directory`` (created if needed); returns the
+    paths written (no segmentation chart without a segmentation table)."""
+    return draw_charts(directory, [
+        ("roc.png", lambda plt, path: _roc(plt, report, path)),
+        ("jaccard_sweep.png", lambda plt, path: _sweep(plt, report, path)),
+        ("segmentation.png", lambda plt, path: _segmentation(plt, report, path)),
+    ])

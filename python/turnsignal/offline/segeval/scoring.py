@@ -18,7 +18,8 @@ from __future__ import annotations
 
 from typing import List, NamedTuple, Optional, Sequence, Tuple
 
-from turnsignal.offline.metrics import f1, ratio, score_counts
+from turnsignal._rates import f1, ratio
+from turnsignal.offline.metrics import score_counts
 
 __all__ = ["Scores", "best_f1", "prf", "roc_points", "score_feature", "sweep",
            "youden_continuation"]

@@ -1,0 +1,294 @@
+"""The command line's one convention (docs/cli.md): a user error is one line
+naming the file and the problem, never a traceback; exit statuses mean the
+same for every command; a closed pipe, an unwritable output, a truncated
+``.gz`` and a signal are handled the same way everywhere.
+
+The real commands run in child processes wherever a real pipe, file
+descriptor or signal is involved.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any, Callable, List
+
+import pytest
+
+from support.environment import ROOT
+from turnsignal.cli._exit import (
+    EXIT_BROKEN_PIPE,
+    EXIT_FAILED,
+    EXIT_INTERNAL,
+    EXIT_INTERRUPTED,
+    EXIT_TERMINATED,
+    EXIT_USAGE,
+    CommandError,
+    Terminated,
+    run_handler,
+)
+from turnsignal.errors import ConfigError, ConfigIssue, InputFileError, WireFormatError
+
+EXAMPLES = ROOT / "examples"
+VECTORS = ROOT / "tests" / "vectors" / "synthetic.jsonl.gz"
+REQUEST = str(EXAMPLES / "openai-followup.json")
+LOG = str(EXAMPLES / "requests.jsonl")
+CLI = [sys.executable, "-m", "turnsignal.cli"]
+
+
+def _cli(*args: str, **kwargs: Any) -> subprocess.CompletedProcess:
+    return subprocess.run([*CLI, *args], capture_output=True, text=True, timeout=300,
+                          check=False, cwd=ROOT, **kwargs)
+
+
+def _one_line(stderr: str) -> str:
+    lines = stderr.splitlines()
+    assert "Traceback" not in stderr and len(lines) == 1, stderr
+    assert lines[0].startswith("turnsignal: ")
+    return lines[0]
+
+
+def _case_file(path: Path) -> Path:
+    case = {"id": "s:t:1:1", "label": "change", "messages": [
+        {"role": "user", "content": "How do I bake bread?"},
+        {"role": "assistant", "content": "Knead the dough and bake it."},
+        {"role": "user", "content": "New topic: which bike should I buy?"}]}
+    path.write_text(json.dumps(case) + "\n", encoding="utf-8")
+    return path
+
+
+# ---------------------------------------------------------------- the convention itself
+
+def _run(handler: Callable[[argparse.Namespace], Any],
+         capsys: pytest.CaptureFixture) -> Any:
+    status = run_handler(handler, argparse.Namespace())
+    captured = capsys.readouterr()
+    return status, captured.err
+
+
+def _raise(error: BaseException) -> Callable[[argparse.Namespace], Any]:
+    def handler(args: argparse.Namespace) -> Any:
+        raise error
+    return handler
+
+
+@pytest.mark.parametrize(("error", "status", "line"), [
+    (CommandError("x.yaml: broken"), EXIT_USAGE, "turnsignal: x.yaml: broken"),
+    (CommandError("no case", EXIT_FAILED), EXIT_FAILED, "turnsignal: no case"),
+    (WireFormatError("messages[0]", "expected a mapping"), EXIT_USAGE,
+     "turnsignal: messages[0]: expected a mapping"),
+    (InputFileError("a.jsonl.gz", "truncated"), EXIT_USAGE, "turnsignal: a.jsonl.gz: truncated"),
+    (FileNotFoundError(2, "No such file or directory", "in.jsonl"), EXIT_USAGE,
+     "turnsignal: in.jsonl: No such file or directory"),
+    (KeyError("secret text"), EXIT_INTERNAL, "turnsignal: internal error (KeyError); this is a"
+     " bug in turnsignal; TURNSIGNAL_DEBUG=1 shows the traceback"),
+    (KeyboardInterrupt(), EXIT_INTERRUPTED, "turnsignal: interrupted"),
+    (Terminated(), EXIT_TERMINATED, "turnsignal: terminated"),
+])
+def test_every_error_is_one_line_with_its_status(error: BaseException, status: int, line: str,
+                                                 capsys: pytest.CaptureFixture,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("TURNSIGNAL_DEBUG", raising=False)
+    assert _run(_raise(error), capsys) == (status, line + "\n")
+
+
+def test_a_config_error_is_one_line_per_problem(capsys: pytest.CaptureFixture) -> None:
+    error = ConfigError([ConfigIssue("a.yaml: routing.x", "one"),
+                         ConfigIssue("a.yaml: routing.y", "two")])
+    assert _run(_raise(error), capsys) == (
+        EXIT_USAGE, "turnsignal: a.yaml: routing.x: one\nturnsignal: a.yaml: routing.y: two\n")
+
+
+def test_the_traceback_of_a_bug_only_on_request(capsys: pytest.CaptureFixture,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TURNSIGNAL_DEBUG", "1")
+    status, err = _run(_raise(KeyError("k")), capsys)
+    assert status == EXIT_INTERNAL and "Traceback" in err and "internal error" in err
+
+
+def test_a_handler_status_passes_through(capsys: pytest.CaptureFixture) -> None:
+    assert _run(lambda args: 1, capsys) == (1, "")
+    assert _run(lambda args: None, capsys) == (0, "")
+
+
+def test_sigterm_handler_is_restored(capsys: pytest.CaptureFixture) -> None:
+    before = signal.getsignal(signal.SIGTERM)
+    seen = []
+    _run(lambda args: seen.append(signal.getsignal(signal.SIGTERM)), capsys)
+    assert seen[0] is not before and signal.getsignal(signal.SIGTERM) is before
+
+
+# ---------------------------------------------------------------- every command, for real
+
+COMMANDS = {  # each command with an input that works
+    "evaluate": ["evaluate", REQUEST],
+    "conformance": ["conformance", str(VECTORS)],
+    "replay": ["replay", LOG],
+    "eval": ["eval"],  # + a case file, made per test
+    "eval_drift": ["eval-drift", str(ROOT / "tests" / "data" / "drift" / "labeled.jsonl")],
+}
+
+
+def _command(name: str, tmp_path: Path) -> List[str]:
+    args = list(COMMANDS[name])
+    if name == "eval":
+        args.append(str(_case_file(tmp_path / "cases.jsonl")))
+    return args
+
+
+def test_every_registered_command_is_covered_here() -> None:
+    from turnsignal.cli import COMMANDS as REGISTERED
+
+    assert set(COMMANDS) <= set(REGISTERED)
+
+
+@pytest.mark.parametrize("name", list(COMMANDS))
+def test_a_missing_input_is_one_line_and_status_2(name: str, tmp_path: Path) -> None:
+    missing = tmp_path / "absent.jsonl"
+    args = [COMMANDS[name][0], str(missing)]  # the first positional argument of each
+    done = _cli(*args)
+    assert done.returncode == EXIT_USAGE, done.stderr
+    assert str(missing) in _one_line(done.stderr)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", list(COMMANDS))
+def test_a_closed_pipe_exits_141_quietly(name: str, tmp_path: Path) -> None:
+    args = _command(name, tmp_path)
+    if name == "replay":
+        args += ["--jobs", "2"]  # workers too must not outlive the closed pipe
+    child = subprocess.Popen([*CLI, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             cwd=ROOT)
+    assert child.stdout is not None and child.stderr is not None
+    child.stdout.close()  # the reader goes away before anything is written
+    err = child.stderr.read().decode()
+    assert child.wait(timeout=300) == EXIT_BROKEN_PIPE, err
+    assert err == ""  # quiet, as any Unix tool the pipe's reader left
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["eval", "conformance", "eval_drift"])
+def test_a_truncated_gzip_names_the_file(name: str, tmp_path: Path) -> None:
+    if name == "eval":
+        whole = gzip.compress(_case_file(tmp_path / "c.jsonl").read_bytes() * 2000)
+    elif name == "eval_drift":
+        whole = gzip.compress(Path(COMMANDS[name][1]).read_bytes())
+    else:
+        whole = VECTORS.read_bytes()
+    path = tmp_path / "cut.jsonl.gz"
+    path.write_bytes(whole[: len(whole) // 2])
+    done = _cli(COMMANDS[name][0], str(path))
+    assert done.returncode == EXIT_USAGE
+    assert _one_line(done.stderr).startswith(
+        f"turnsignal: {path}: truncated or corrupt gzip data")
+
+
+@pytest.mark.parametrize("output", ["/dev/full", "{tmp}/no/such/folder/out.jsonl"])
+def test_an_unwritable_output_names_it(output: str, tmp_path: Path) -> None:
+    output = output.format(tmp=tmp_path)
+    if output == "/dev/full" and not os.path.exists(output):
+        pytest.skip("no /dev/full on this system")
+    done = _cli("replay", LOG, "--output", output)
+    assert done.returncode == EXIT_USAGE
+    problem = "No space left on device" if output == "/dev/full" else "No such file or directory"
+    assert _one_line(done.stderr) == f"turnsignal: {output}: cannot write: {problem}"
+
+
+@pytest.mark.parametrize("name", ["evaluate", "replay", "eval"])
+def test_a_device_as_config_is_refused(name: str, tmp_path: Path) -> None:
+    if not os.path.exists("/dev/zero"):
+        pytest.skip("no /dev/zero on this system")
+    done = _cli(*_command(name, tmp_path), "--config", "/dev/zero")
+    assert done.returncode == EXIT_USAGE
+    assert _one_line(done.stderr) == ("turnsignal: /dev/zero: is a character device, not a"
+                                      " regular file; give a YAML or JSON file")
+
+
+@pytest.mark.parametrize("name", ["evaluate", "replay", "eval"])
+def test_a_config_without_rules_is_refused(name: str, tmp_path: Path) -> None:
+    config = tmp_path / "empty.yaml"
+    config.write_text("routing:\n  signal:\n    topic_continuity: [{name: a}]\n")
+    done = _cli(*_command(name, tmp_path), "--config", str(config))
+    assert done.returncode == EXIT_USAGE
+    assert _one_line(done.stderr) == (f'turnsignal: {config}: routing.signal: unknown key;'
+                                      ' did you mean "signals"?')
+    config.write_text("routing:\n  decisions: []\n")
+    done = _cli(*_command(name, tmp_path), "--config", str(config))
+    assert done.returncode == EXIT_USAGE and str(config) in _one_line(done.stderr)
+
+
+def test_a_bad_request_names_the_request_file(tmp_path: Path) -> None:
+    request = tmp_path / "bad.json"
+    request.write_text('{"messages": [{"role": 5, "content": "x"}]}')
+    done = _cli("evaluate", str(request))
+    assert done.returncode == EXIT_USAGE
+    assert _one_line(done.stderr) == (f"turnsignal: {request}: messages[0].role: expected a"
+                                      " string, got int")
+
+
+# ---------------------------------------------------------------- replay stops cleanly
+
+def _children(pid: int) -> List[int]:
+    try:
+        text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
+    except OSError:
+        return []
+    return [int(child) for child in text.split()]
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.fixture(scope="module")
+def long_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("replay") / "long.jsonl"
+    subprocess.run([sys.executable, str(ROOT / "scripts" / "make_replay_log.py"),
+                    "--lines", "30000", str(path)], check=True, timeout=300)
+    return path
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux /proc")
+@pytest.mark.parametrize(("signum", "status", "name", "group"), [
+    (signal.SIGTERM, EXIT_TERMINATED, "SIGTERM", False),
+    (signal.SIGINT, EXIT_INTERRUPTED, "SIGINT", True),  # Ctrl-C reaches the whole group
+])
+def test_replay_stops_on_a_signal_with_whole_lines(long_log: Path, tmp_path: Path, signum: int,
+                                                   status: int, name: str, group: bool) -> None:
+    output = tmp_path / "out.jsonl"
+    env = dict(os.environ, TURNSIGNAL_IMPLEMENTATION="python")  # slow enough to interrupt
+    child = subprocess.Popen([*CLI, "replay", str(long_log), "--jobs", "2", "-o", str(output)],
+                             stderr=subprocess.PIPE, env=env, cwd=ROOT, start_new_session=True)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and not (output.exists() and output.stat().st_size):
+        time.sleep(0.05)
+    workers = _children(child.pid)
+    assert len(workers) == 2 and child.poll() is None
+    if group:
+        os.killpg(child.pid, signum)
+    else:
+        child.send_signal(signum)
+    assert child.stderr is not None
+    err = child.stderr.read().decode()
+    assert child.wait(timeout=60) == status, err
+    assert not [pid for pid in workers if _alive(pid)], "a worker outlived replay"
+    lines = output.read_text(encoding="utf-8").split("\n")
+    assert lines[-1] == ""  # ends with a newline: no partial line
+    numbers = [json.loads(line)["line"] for line in lines[:-1]]
+    done = len(numbers)
+    assert numbers == list(range(1, done + 1)) and 0 < done < 30000
+    assert "Traceback" not in err
+    assert f"turnsignal: stopped by {name} after {done} lines:" in err
+    assert f"replay (stopped early): {done} lines" in err

@@ -1,0 +1,76 @@
+"""The drift classifier through the real ``litellm`` package (``completion``
+and ``acompletion``) against the scripted server on 127.0.0.1."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import os
+import warnings
+from typing import Any
+
+import pytest
+from drift_helpers import PLAIN, answer
+from drift_stub_server import StubServer, reply, serving, slow, status
+
+from support.environment import IN_CI
+from turnsignal.drift import Basis, Classification, DriftClassifier, LiteLLMModel, Source
+
+pytestmark = pytest.mark.filterwarnings("ignore:.*ReadOnly.*:UserWarning")
+
+# LiteLLM fetches a price list from the internet at import unless told not to.
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+with warnings.catch_warnings():  # pydantic notes about LiteLLM's own types
+    warnings.simplefilter("ignore", UserWarning)
+    litellm = importlib.import_module("litellm") if IN_CI else pytest.importorskip("litellm")
+
+
+server = pytest.fixture(scope="module")(serving)
+
+
+@pytest.fixture(params=["completion", "acompletion"])
+def run(request: pytest.FixtureRequest, server: StubServer) -> Any:
+    asynchronous = request.param == "acompletion"
+
+    def classify(*, timeout: float = 20.0, **adapter: Any) -> Any:
+        model = LiteLLMModel("openai/stub-model", asynchronous=asynchronous,
+                             api_base=server.base_url, api_key="test-key", **adapter)
+        classifier = DriftClassifier(model, timeout=timeout)
+        if asynchronous:
+            return asyncio.run(classifier.aclassify(PLAIN))
+        return classifier.classify(PLAIN)
+
+    return classify
+
+
+def test_valid_answer(run: Any, server: StubServer) -> None:
+    server.load(reply(answer("drift", 0.9, "reset_context")))
+    decision = run()
+    assert (decision.classification, decision.source, decision.attempts) == \
+        (Classification.DRIFT, Source.MODEL, 1)
+    sent = server.requests[0]
+    assert sent["model"] == "stub-model"
+    assert sent["response_format"] == {"type": "json_object"}
+    assert [m["role"] for m in sent["messages"]] == ["system", "user"]
+
+
+def test_invalid_then_valid_carries_validation_error(run: Any, server: StubServer) -> None:
+    server.load(reply("[]"), reply(answer()))
+    decision = run()
+    assert (decision.source, decision.attempts) == (Source.MODEL, 2)
+    retry = server.requests[1]["messages"][1]["content"]
+    assert "[VALIDATION_ERROR]" in retry
+    assert "must be a JSON object" in retry
+
+
+def test_server_error_falls_back_once(run: Any, server: StubServer) -> None:
+    server.load(status(500), reply(answer()))
+    decision = run()
+    assert (decision.source, decision.basis) == (Source.FALLBACK, Basis.MODEL_ERROR)
+    assert len(server.requests) == 1  # num_retries=0: no transport retries
+
+
+def test_slow_model_times_out(run: Any, server: StubServer) -> None:
+    server.load(slow(8.0, answer()))
+    decision = run(timeout=0.5)
+    assert (decision.source, decision.basis) == (Source.FALLBACK, Basis.MODEL_TIMEOUT)

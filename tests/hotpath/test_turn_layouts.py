@@ -1,0 +1,87 @@
+"""The per-turn results cross the language boundary as positional tuples, in
+the layouts ``turnsignal._reference.turns`` defines once for Python and
+``rust/src/python/turns.rs`` once for Rust: every evaluator's calls return
+lexical.1's fields, then the evaluator's ``extra``. Here both
+implementations, for every call, read and unread, give tuples of exactly
+those lengths, and the same values."""
+
+from __future__ import annotations
+
+from types import ModuleType
+from typing import Any, List, Tuple
+
+import pytest
+
+from support.environment import load_hotpath
+from turnsignal._reference.turns import (
+    Lexical2LiveExtra,
+    Lexical2PriorExtra,
+    LiveTurnResult,
+    PriorTurnResult,
+)
+from turnsignal.model import message_from_dict
+
+MESSAGES = [
+    ("user", "Where does the parser in lexer.py keep its tokens?"),
+    ("assistant", "In Lexer.tokens, a list. Anything else?"),
+    ("user", "Show me how the tokenizer splits identifiers."),
+    ("assistant", "It calls split_identifier on each run. Shall I go on?"),
+    ("user", "Yes please, and the lexer's error path too."),
+]
+
+#: (live call, prior call, the live extra's length, the prior extra's length;
+#: None: the evaluator has no extra).
+CALLS = [("live_turn", "prior_turn", None, None),
+         ("lexical2_live_turn", "lexical2_prior_turn", len(Lexical2LiveExtra._fields),
+          len(Lexical2PriorExtra._fields))]
+
+
+def _results(hotpath: ModuleType, live_call: str, prior_call: str,
+             budget: int) -> Tuple[Tuple[Any, ...], List[Tuple[Any, ...]]]:
+    doc = hotpath.messages_doc([message_from_dict(
+        {"role": role, "content": [{"type": "text", "text": text}]}) for role, text in MESSAGES])
+    starts = doc.layout[2]
+    live = getattr(hotpath, live_call)(doc, starts[-1], 4096)
+    priors = [getattr(hotpath, prior_call)(doc, live[0], start, end, 4096, True, budget)
+              for start, end in zip(starts[-2::-1], starts[:0:-1])]
+    return live, priors
+
+
+@pytest.mark.parametrize("live_call, prior_call, live_extra, prior_extra", CALLS)
+@pytest.mark.parametrize("budget", [1 << 20, 0], ids=["read", "unread"])
+def test_the_layouts_have_their_lengths(hotpath: ModuleType, live_call: str, prior_call: str,
+                                        live_extra: Any, prior_extra: Any,
+                                        budget: int) -> None:
+    live, priors = _results(hotpath, live_call, prior_call, budget)
+    assert type(live) is tuple or isinstance(live, LiveTurnResult)
+    assert len(live) == len(LiveTurnResult._fields) == 15
+    assert len(priors) == 2
+    for prior in priors:
+        assert len(prior) == len(PriorTurnResult._fields) == 9
+        assert (prior[1] < 0) is (budget == 0)
+    extras = [live[-1]] + [prior[-1] for prior in priors]
+    if live_extra is None:
+        assert extras == [None, None, None]
+    else:
+        assert len(live[-1]) == live_extra and len(live[-1][0]) == 7  # the seven cues
+        assert all(len(extra) == prior_extra for extra in extras[1:])
+
+
+@pytest.mark.parametrize("live_call, prior_call, live_extra, prior_extra", CALLS)
+@pytest.mark.parametrize("budget", [1 << 20, 0], ids=["read", "unread"])
+def test_both_implementations_fill_them_alike(live_call: str, prior_call: str, live_extra: Any,
+                                              prior_extra: Any, budget: int) -> None:
+    native = _results(load_hotpath("native"), live_call, prior_call, budget)
+    reference = _results(load_hotpath("python"), live_call, prior_call, budget)
+    assert native[0][1:] == tuple(reference[0][1:])  # the analysis objects differ by type
+    assert [tuple(p) for p in native[1]] == [tuple(p) for p in reference[1]]
+
+
+def test_only_the_newest_prior_turn_has_an_act() -> None:
+    """lexical.2's newest prior turn is the one that ends where the live turn
+    starts: it alone gets the act of its last assistant segment (a question
+    here, 2), the older one 0."""
+    for name in ("native", "python"):
+        _, priors = _results(load_hotpath(name), "lexical2_live_turn", "lexical2_prior_turn",
+                             1 << 20)
+        assert [prior[-1][2] for prior in priors] == [2, 0], name

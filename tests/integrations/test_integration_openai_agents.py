@@ -1,0 +1,101 @@
+"""turnsignal.integrations.openai_agents with the real openai-agents SDK.
+
+Agents run with ``Runner.run``; their model is the SDK's own
+``OpenAIResponsesModel`` talking to the local upstream stub on 127.0.0.1
+(which answers 400 when function calls and outputs are not paired), so what
+is asserted is the input the SDK actually sent.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, Dict, Iterator, List
+
+import pytest
+from integration_support import framework
+from upstream_stub import UpstreamStub
+
+from turnsignal import TopicContinuity
+
+agents = framework("agents")
+openai = framework("openai")
+
+from turnsignal.integrations.openai_agents import HistoryResetFilter  # noqa: E402
+
+CHANGE = "New topic: plan a weekend hiking trip in the mountains with friends"
+FOLLOW_UP = "Now make parse_config in config_loader.go also accept comments"
+
+
+@pytest.fixture(scope="module")
+def stub() -> Iterator[UpstreamStub]:
+    server = UpstreamStub().start()
+    yield server
+    server.stop()
+
+
+@agents.function_tool
+def search_trails(region: str) -> str:
+    """Find hiking trails in a region."""
+    return f"3 trails in {region}"
+
+
+def history(live: str) -> List[Dict[str, Any]]:
+    return [
+        {"role": "user", "content": "Fix parse_config in config_loader.go"},
+        {"type": "function_call", "call_id": "call_1", "name": "read_file",
+         "arguments": '{"path": "config_loader.go"}'},
+        {"type": "function_call_output", "call_id": "call_1", "output": "func parseConfig()"},
+        {"role": "assistant", "content": "Done: parse_config accepts trailing commas."},
+        {"role": "user", "content": live},
+    ]
+
+
+def run(stub: UpstreamStub, items: List[Dict[str, Any]], filter: Any) -> Any:
+    client = openai.AsyncOpenAI(base_url=stub.base_url, api_key="sk-upstream")
+    model = agents.OpenAIResponsesModel(model="stub-model", openai_client=client)
+    agent = agents.Agent(name="helper", instructions="Be brief.", model=model,
+                         tools=[search_trails])
+    config = agents.RunConfig(call_model_input_filter=filter, tracing_disabled=True)
+    return asyncio.run(agents.Runner.run(agent, items, run_config=config))
+
+
+def sent(stub: UpstreamStub) -> List[List[Any]]:
+    return [body["input"] for body in stub.bodies("responses")]
+
+
+def test_a_topic_change_sends_only_the_live_turn(stub: UpstreamStub,
+                                                 implementation: str) -> None:
+    stub.clear()
+    stub.queue_call("call_trails", "search_trails")
+    outcomes: List[Any] = []
+    reset = HistoryResetFilter(TopicContinuity(implementation=implementation),
+                               on_outcome=lambda evaluation, outcome: outcomes.append(outcome))
+    items = history(CHANGE)
+    result = run(stub, items, reset)
+    assert result.final_output == "ok"
+    first, second = sent(stub)
+    assert first == [items[-1]]
+    # The tool loop's second call holds the decision: the live turn only.
+    assert [item.get("type", item.get("role")) for item in second] == [
+        "user", "function_call", "function_call_output"]
+    assert [(o.applied, o.basis) for o in outcomes] == [(True, "request"),
+                                                        (True, "turn_opening")]
+    assert stub.bodies("responses")[0]["instructions"] == "Be brief."
+    assert len(items) == 5  # the caller's list is untouched
+
+
+def test_a_follow_up_keeps_the_history(stub: UpstreamStub, implementation: str) -> None:
+    stub.clear()
+    run(stub, history(FOLLOW_UP),
+        HistoryResetFilter(TopicContinuity(implementation=implementation)))
+    assert len(sent(stub)[0]) == 5
+
+
+def test_unreadable_input_passes_unchanged(stub: UpstreamStub) -> None:
+    stub.clear()
+    items = [{"role": "user", "content": [{"type": "input_text", "text": "hi"}]}]
+    data = agents.run_config.CallModelData(
+        model_data=agents.run_config.ModelInputData(input=[*items, {"type": 7}],
+                                                    instructions=None),
+        agent=None, context=None)
+    assert HistoryResetFilter()(data) is data.model_data
