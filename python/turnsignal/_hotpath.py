@@ -28,7 +28,7 @@ import warnings
 from types import ModuleType
 from typing import Any, List, Optional, Protocol, Sequence, Tuple
 
-__all__ = ["ENV_VAR", "Doc", "HotPath", "LiveTurn", "load", "native_available"]
+__all__ = ["ENV_VAR", "Doc", "HotPath", "LiveTurn", "load", "native_available", "vector_table"]
 
 ENV_VAR = "TURNSIGNAL_IMPLEMENTATION"
 
@@ -209,6 +209,22 @@ def load(name: str | None = None) -> Tuple[str, ModuleType]:
 
         return "python", _reference
     return "native", _native
+
+
+def vector_table(name: str | None = None) -> Any:
+    """The static word-vector table of the implementation ``name`` (as for
+    ``load``): its ``VectorTable``, read from the package and parsed on the
+    first call, then shared between threads (``turnsignal._vector_data``).
+    ``table.pool(text)`` gives a ``PooledText``; ``a.similarity(b)`` their
+    cosine or None; ``known_share`` says how much of a text it knows."""
+    implementation, module = load(name)
+    if implementation == "python":
+        from turnsignal._reference.vectors import VectorTable
+    else:
+        VectorTable = module.VectorTable
+    from turnsignal import _vector_data
+
+    return _vector_data.table(implementation, VectorTable)
 
 
 _fallback_warned = False

@@ -25,6 +25,7 @@ pub mod substrings;
 #[allow(clippy::all)]
 pub mod tables;
 pub mod terms;
+pub mod vectors;
 
 #[cfg(feature = "python")]
 mod python;
