@@ -10,6 +10,8 @@ Nothing in it comes from turnsignal's own tokenizer or pooling:
 * ``known`` / ``unknown`` / ``sums`` — those tokens looked up in the shipped
   table read with numpy (its format documented in ``rust/src/vectors/table.rs``),
   int8 rows times multipliers summed as integers;
+* ``spelled`` — known tokens of one character (``##`` aside) that Python's
+  ``unicodedata`` does not class as punctuation (nor ASCII punctuation);
 * ``similarity`` of listed pairs — the documented formula over those sums.
 
 The texts are written for this project. Usage (after ``pip install --no-deps
@@ -92,6 +94,15 @@ def read_table(data: bytes):
     return {t: i for i, t in enumerate(tokens)}, matrix
 
 
+def spelled(token: str) -> bool:
+    import string
+    import unicodedata
+
+    piece = token[2:] if token.startswith("##") and len(token) > 2 else token
+    return (len(piece) == 1 and piece not in string.punctuation
+            and not unicodedata.category(piece).startswith("P"))
+
+
 def bounds() -> Dict[str, int]:
     with (build.ROOT / "data" / "wordpiece.toml").open("rb") as handle:
         return build.tomllib.load(handle)["bounds"]
@@ -116,8 +127,9 @@ def main() -> int:
         total = matrix[rows].sum(axis=0) if rows else matrix[0] * 0
         sums.append([int(v) for v in total])
         lines.append(json.dumps({"text": text, "tokens": tokens, "known": len(rows),
-                                 "unknown": len(tokens) - len(rows), "sums": sums[-1]},
-                                ensure_ascii=False))
+                                 "unknown": len(tokens) - len(rows),
+                                 "spelled": sum(spelled(t) for t in tokens if t != "[UNK]"),
+                                 "sums": sums[-1]}, ensure_ascii=False))
     for a, b in PAIRS:
         dot = sum(x * y for x, y in zip(sums[a], sums[b]))
         left, right = sum(x * x for x in sums[a]), sum(y * y for y in sums[b])

@@ -72,6 +72,7 @@ def test_golden_vectors(table: Any) -> None:
         assert table.tokens(case["text"]) == case["tokens"], case["text"][:60]
         value = table.pool(case["text"])
         assert (value.known, value.unknown) == (case["known"], case["unknown"])
+        assert value.spelled == case["spelled"]
         assert list(value.sums()) == case["sums"]
         pooled.append(value)
     pairs = [g for g in golden if "pair" in g]
@@ -106,7 +107,18 @@ def test_no_known_token_means_no_similarity(table: Any) -> None:
 def test_known_share(table: Any) -> None:
     value = table.pool("pasta 😀")
     assert (value.known, value.unknown, value.total) == (1, 1, 2)
-    assert value.known_share == 0.5
+    assert value.known_share == 0.5 and value.word_share == 0.5
+
+
+def test_word_share_sees_text_known_only_letter_by_letter(table: Any) -> None:
+    # Korean decomposes to jamo, each in the vocabulary: all known, all spelled.
+    korean = table.pool("한국어 문장")
+    assert korean.known == korean.total == korean.spelled == 14
+    assert (korean.known_share, korean.word_share) == (1.0, 0.0)
+    # "I" and "a" are words of one letter; "?" is punctuation, not spelled.
+    english = table.pool("Am I a cook?")
+    assert (english.known, english.spelled) == (5, 2)
+    assert english.word_share == 3 / 5
 
 
 def test_merged_is_the_pool_of_both(table: Any) -> None:
@@ -114,7 +126,8 @@ def test_merged_is_the_pool_of_both(table: Any) -> None:
     both = a.merged(b)
     together = table.pool("pasta recipe grams per person")
     assert both.sums() == together.sums()
-    assert (both.known, both.unknown) == (together.known, together.unknown)
+    assert (both.known, both.unknown, both.spelled) == (together.known, together.unknown,
+                                                         together.spelled)
 
 
 def test_bounds(implementation: str, table: Any) -> None:
@@ -204,9 +217,9 @@ def test_nothing_but_numbers_leave_a_pooled_value(table: Any) -> None:
     value = table.pool("secret project falcon")
     assert "falcon" not in repr(value) and "secret" not in repr(value)
     public = [name for name in dir(value) if not name.startswith("_")]
-    assert set(public) == {"known", "unknown", "total", "known_share", "sums",
-                           "similarity", "merged"}
-    for name in ("known", "unknown", "total", "known_share"):
+    assert set(public) == {"known", "unknown", "spelled", "total", "known_share",
+                           "word_share", "sums", "similarity", "merged"}
+    for name in ("known", "unknown", "spelled", "total", "known_share", "word_share"):
         assert isinstance(getattr(value, name), (int, float))
     similarity = value.similarity(table.pool("falcon"))
     assert isinstance(similarity, float) and math.isfinite(similarity)

@@ -314,9 +314,15 @@ class PooledText:
     @property
     def unknown(self) -> int: ...
     @property
+    def spelled(self) -> int:
+        """Known tokens of one character other than punctuation."""
+    @property
     def total(self) -> int: ...
     @property
     def known_share(self) -> float: ...
+    @property
+    def word_share(self) -> float:
+        """(known - spelled) / total: the share known as more than letters."""
     def sums(self) -> Tuple[int, ...]:
         """The integer sums (for the differential tests; never in a result)."""
     def similarity(self, other: PooledText) -> Optional[float]:

@@ -117,8 +117,18 @@ impl PooledText {
     }
 
     #[getter]
+    fn spelled(&self) -> u32 {
+        self.inner.spelled
+    }
+
+    #[getter]
     fn total(&self) -> u32 {
         self.inner.total()
+    }
+
+    #[getter]
+    fn word_share(&self) -> f64 {
+        self.inner.word_share()
     }
 
     #[getter]
@@ -143,8 +153,8 @@ impl PooledText {
 
     fn __repr__(&self) -> String {
         format!(
-            "PooledText(known={}, unknown={})",
-            self.inner.known, self.inner.unknown
+            "PooledText(known={}, unknown={}, spelled={})",
+            self.inner.known, self.inner.unknown, self.inner.spelled
         )
     }
 }

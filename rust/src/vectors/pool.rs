@@ -2,7 +2,9 @@
 //!
 //! The pooled value is exact integers: the sum, over the text's known
 //! tokens, of each row's int8 vector times its multiplier, with the counts
-//! of known and unknown tokens. Its direction is the model2vec mean (the
+//! of known and unknown tokens and of the known tokens that are a single
+//! character other than punctuation ("spelled": what the vocabulary only
+//! knows letter by letter, as Korean jamo or most Japanese kana). Its direction is the model2vec mean (the
 //! mean divides by a count, which a cosine ignores). The cosine of two
 //! values is computed from 128-bit integer sums, converted to f64 once:
 //! `dot / sqrt(|a|² × |b|²)`, clamped to [-1, 1]; the Python twin does the
@@ -19,6 +21,7 @@ pub struct Pooled {
     pub sums: Vec<i64>,
     pub known: u32,
     pub unknown: u32,
+    pub spelled: u32,
 }
 
 impl Pooled {
@@ -33,6 +36,16 @@ impl Pooled {
             0.0
         } else {
             f64::from(self.known) / f64::from(self.total())
+        }
+    }
+
+    /// The share of kept tokens known as more than one character (0 when
+    /// none was kept): what the evidence rests on.
+    pub fn word_share(&self) -> f64 {
+        if self.total() == 0 {
+            0.0
+        } else {
+            f64::from(self.known - self.spelled) / f64::from(self.total())
         }
     }
 
@@ -69,6 +82,7 @@ impl Pooled {
                 .collect(),
             known: self.known.saturating_add(other.known),
             unknown: self.unknown.saturating_add(other.unknown),
+            spelled: self.spelled.saturating_add(other.spelled),
         })
     }
 }
@@ -175,10 +189,11 @@ pub fn pool(table: &Table, text: &str) -> Pooled {
     // times at most MAX_TOKENS tokens.
     const _: () = assert!(255 * 127 * (MAX_TOKENS as i64) < i32::MAX as i64);
     let mut sums = vec![0i32; table.dims()];
-    let (mut known, mut unknown) = (0u32, 0u32);
+    let (mut known, mut unknown, mut spelled) = (0u32, 0u32, 0u32);
     visit(table, text, |piece| match piece {
         Piece::Known(row) => {
             known += 1;
+            spelled += u32::from(table.spelled(row as usize));
             let (cells, multiplier) = table.row(row as usize);
             add_row(&mut sums, cells, multiplier);
         }
@@ -188,6 +203,7 @@ pub fn pool(table: &Table, text: &str) -> Pooled {
         sums: sums.into_iter().map(i64::from).collect(),
         known,
         unknown,
+        spelled,
     }
 }
 
@@ -223,6 +239,21 @@ mod tests {
     }
 
     #[test]
+    fn counts_tokens_known_only_letter_by_letter() {
+        let data = encode(
+            &["x", "##y", "xylophone", "!"],
+            &[vec![1], vec![2], vec![3], vec![4]],
+            None,
+        );
+        let t = Table::parse(&data).unwrap();
+        let p = pool(&t, "xy xylophone! zz");
+        assert_eq!((p.known, p.unknown, p.spelled), (4, 1, 2));
+        assert_eq!(p.word_share(), 2.0 / 5.0);
+        assert_eq!(p.merged(&p).map(|m| m.spelled), Some(4));
+        assert_eq!(pool(&t, "").word_share(), 0.0);
+    }
+
+    #[test]
     fn similarity_is_the_integer_cosine() {
         let t = table();
         let a = pool(&t, "pasta");
@@ -240,6 +271,7 @@ mod tests {
             sums: vec![3, -4, 12],
             known: 1,
             unknown: 0,
+            spelled: 0,
         };
         let scale = |p: &Pooled, k: i64| Pooled {
             sums: p.sums.iter().map(|x| x * k).collect(),
@@ -249,6 +281,7 @@ mod tests {
             sums: vec![5, 1, -2],
             known: 1,
             unknown: 0,
+            spelled: 0,
         };
         let narrow = a.similarity(&b);
         // Scaled by a power of two the cosine is the same real number, and

@@ -16,6 +16,7 @@
 
 use std::fmt;
 
+use super::normalize::is_punctuation;
 use super::wordpiece::Vocab;
 
 const MAGIC: &[u8; 4] = b"TSSV";
@@ -49,6 +50,16 @@ pub struct Table {
     vocab: Vocab,
     tokens: String,
     starts: Vec<u32>,
+    spelled: Vec<bool>,
+}
+
+fn spells(token: &str) -> bool {
+    let piece = token
+        .strip_prefix("##")
+        .filter(|p| !p.is_empty())
+        .unwrap_or(token);
+    let mut chars = piece.chars();
+    matches!((chars.next(), chars.next()), (Some(c), None) if !is_punctuation(c))
 }
 
 fn u16_at(data: &[u8], at: usize) -> u16 {
@@ -114,8 +125,10 @@ impl Table {
             vocab: Vocab::default(),
             tokens: tokens.to_owned(),
             starts,
+            spelled: Vec::new(),
         };
         table.vocab = Vocab::new((0..rows).map(|row| table.token(row)));
+        table.spelled = (0..rows).map(|row| spells(table.token(row))).collect();
         Ok(table)
     }
 
@@ -135,6 +148,12 @@ impl Table {
     pub fn token(&self, row: usize) -> &str {
         let (start, end) = (self.starts[row] as usize, self.starts[row + 1] as usize - 1);
         &self.tokens[start..end]
+    }
+
+    /// Whether the token of `row` is a single character other than
+    /// punctuation (with or without the `##` of a continuation).
+    pub fn spelled(&self, row: usize) -> bool {
+        self.spelled[row]
     }
 
     /// The int8 vector of `row` and its multiplier (1 with one scale per table).
@@ -175,10 +194,19 @@ pub(crate) mod tests {
         let table = Table::parse(&data).unwrap();
         assert_eq!((table.dims(), table.rows()), (2, 2));
         assert_eq!(table.token(1), "##b");
+        assert!(table.spelled(0) && table.spelled(1));
         assert_eq!(table.row(0), (&[1i8, -2][..], 2));
         assert_eq!(table.row(1), (&[3i8, 4][..], 5));
         let single = Table::parse(&encode(&["a"], &[vec![-7]], None)).unwrap();
         assert_eq!(single.row(0), (&[-7i8][..], 1));
+        let words = encode(
+            &["ab", "##", "##cd", "!", "##?", "é"],
+            &vec![vec![0]; 6],
+            None,
+        );
+        let words = Table::parse(&words).unwrap();
+        let spelled: Vec<bool> = (0..6).map(|row| words.spelled(row)).collect();
+        assert_eq!(spelled, [false, false, false, false, false, true]);
     }
 
     #[test]

@@ -23,12 +23,13 @@ _U32_MAX = (1 << 32) - 1
 class PooledText:
     """What is kept of a text: numbers only, never its tokens."""
 
-    __slots__ = ("_sums", "known", "unknown")
+    __slots__ = ("_sums", "known", "spelled", "unknown")
 
-    def __init__(self, sums: Sequence[int], known: int, unknown: int) -> None:
+    def __init__(self, sums: Sequence[int], known: int, unknown: int, spelled: int) -> None:
         self._sums: Tuple[int, ...] = tuple(sums)
         self.known: int = known
         self.unknown: int = unknown
+        self.spelled: int = spelled  # known tokens of one character, not punctuation
 
     @property
     def total(self) -> int:
@@ -40,6 +41,13 @@ class PooledText:
         """The share of kept tokens the vocabulary knows (0.0 when none was kept)."""
         total = self.total
         return 0.0 if total == 0 else self.known / total
+
+    @property
+    def word_share(self) -> float:
+        """The share of kept tokens known as more than one character (0.0
+        when none was kept): what the evidence rests on."""
+        total = self.total
+        return 0.0 if total == 0 else (self.known - self.spelled) / total
 
     def sums(self) -> Tuple[int, ...]:
         """The integer sums (for the differential tests; never in a result)."""
@@ -67,10 +75,12 @@ class PooledText:
         low, high = _I64
         sums = [max(low, min(high, x + y)) for x, y in zip(self._sums, other._sums)]
         return PooledText(sums, min(_U32_MAX, self.known + other.known),
-                          min(_U32_MAX, self.unknown + other.unknown))
+                          min(_U32_MAX, self.unknown + other.unknown),
+                          min(_U32_MAX, self.spelled + other.spelled))
 
     def __repr__(self) -> str:
-        return f"PooledText(known={self.known}, unknown={self.unknown})"
+        return (f"PooledText(known={self.known}, unknown={self.unknown}, "
+                f"spelled={self.spelled})")
 
 
 def pieces(vocab: Vocab, text: str) -> List[Optional[int]]:
@@ -87,15 +97,16 @@ def pieces(vocab: Vocab, text: str) -> List[Optional[int]]:
 
 def pool(table: VectorTable, text: str) -> PooledText:
     sums = [0] * table.dims
-    known = unknown = 0
+    known = unknown = spelled = 0
     for row in table.pieces(text):
         if row is None:
             unknown += 1
             continue
         known += 1
+        spelled += table.spelled(row)
         cells, multiplier = table.row(row)
         if multiplier == 1:
             sums = [s + c for s, c in zip(sums, cells)]
         else:
             sums = [s + multiplier * c for s, c in zip(sums, cells)]
-    return PooledText(sums, known, unknown)
+    return PooledText(sums, known, unknown, spelled)

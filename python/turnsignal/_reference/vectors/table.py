@@ -7,6 +7,7 @@ import struct
 from typing import List, Optional, Tuple
 
 from turnsignal._reference.vectors import pool as _pool
+from turnsignal._reference.vectors.normalize import is_punctuation
 from turnsignal._reference.vectors.wordpiece import Vocab
 
 __all__ = ["MAX_DIMS", "VectorTable"]
@@ -17,6 +18,11 @@ _HEADER = struct.Struct("<4sHHIIId")
 MAX_DIMS = 1024
 
 
+def _spells(token: str) -> bool:
+    piece = token[2:] if token.startswith("##") and len(token) > 2 else token
+    return len(piece) == 1 and not is_punctuation(piece)
+
+
 def _fail(what: str) -> ValueError:
     return ValueError(f"static vector table: {what}")
 
@@ -24,7 +30,7 @@ def _fail(what: str) -> ValueError:
 class VectorTable:
     """A parsed table: read once, then shared between threads (never changed)."""
 
-    __slots__ = ("_matrix", "_multipliers", "_tokens", "_vocab", "dims", "rows")
+    __slots__ = ("_matrix", "_multipliers", "_spelled", "_tokens", "_vocab", "dims", "rows")
 
     def __init__(self, data: bytes) -> None:
         if not isinstance(data, bytes):
@@ -60,11 +66,17 @@ class VectorTable:
         self._multipliers: Optional[bytes] = data[body + cells:] if per_row else None
         self._tokens: List[str] = tokens
         self._vocab = Vocab(tokens)
+        self._spelled = frozenset(row for row, token in enumerate(tokens) if _spells(token))
 
     def token(self, row: int) -> str:
         if not 0 <= row < self.rows:
             raise IndexError("row out of range")
         return self._tokens[row]
+
+    def spelled(self, row: int) -> bool:
+        """Whether the token of ``row`` is a single character other than
+        punctuation (with or without the ``##`` of a continuation)."""
+        return row in self._spelled
 
     def row(self, row: int) -> Tuple[memoryview, int]:
         """The int8 vector of ``row`` and its multiplier (1 with one scale per table)."""
