@@ -5,7 +5,8 @@ For hand-written sentences in seven languages (written for this project)
 and for the messages of the shared datasets, print the share of tokens that
 are ``[UNK]``, the share that are "spelled" (one character other than
 punctuation, ``x`` or ``##x``: text the vocabulary only knows letter by
-letter), and the mean known share and word share per text. Numbers only: no text of the datasets is printed.
+letter), and the mean known share and word share per text. Numbers only:
+no text of the datasets is printed.
 
 Usage: python scripts/static_vectors_languages.py [--implementation native]
 """
