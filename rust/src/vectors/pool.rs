@@ -55,15 +55,22 @@ impl Pooled {
         if self.sums.len() != other.sums.len() {
             return None;
         }
+        // Each exact integer is converted to f64 once (round to nearest,
+        // ties to even, as Python's float() of an int).
         let (dot, left, right) = if small(&self.sums) && small(&other.sums) {
-            products_i64(&self.sums, &other.sums)
+            let (dot, left, right) = products_i64(&self.sums, &other.sums);
+            if left == 0 || right == 0 {
+                return None;
+            }
+            (dot as f64, left as f64, right as f64)
         } else {
-            products_i128(&self.sums, &other.sums)
+            let (dot, left, right) = products_i128(&self.sums, &other.sums);
+            if left == 0 || right == 0 {
+                return None;
+            }
+            (dot as f64, left as f64, right as f64)
         };
-        if left == 0 || right == 0 {
-            return None;
-        }
-        let cosine = dot as f64 / ((left as f64) * (right as f64)).sqrt();
+        let cosine = dot / (left * right).sqrt();
         Some(cosine.clamp(-1.0, 1.0))
     }
 
@@ -94,18 +101,20 @@ const SMALL: i64 = 1 << 26;
 const _: () = assert!(super::table::MAX_DIMS <= 1 << 10);
 
 fn small(sums: &[i64]) -> bool {
-    sums.iter().all(|&x| x.abs() < SMALL)
+    // The OR of the magnitudes is below a power of two exactly when each is
+    // (and it is one branch-free pass).
+    sums.iter().fold(0u64, |bits, &x| bits | x.unsigned_abs()) < SMALL as u64
 }
 
 /// (a·b, a·a, b·b) exactly, in 64-bit integers (`small` sums only).
-fn products_i64(a: &[i64], b: &[i64]) -> (i128, i128, i128) {
+fn products_i64(a: &[i64], b: &[i64]) -> (i64, i64, i64) {
     let (mut dot, mut left, mut right) = (0i64, 0i64, 0i64);
     for (&x, &y) in a.iter().zip(b) {
         dot += x * y;
         left += x * x;
         right += y * y;
     }
-    (i128::from(dot), i128::from(left), i128::from(right))
+    (dot, left, right)
 }
 
 /// (a·b, a·a, b·b) exactly, in 128-bit integers (any sums of the table's).
@@ -147,21 +156,56 @@ fn visit(table: &Table, text: &str, mut f: impl FnMut(Piece)) {
     });
 }
 
-/// `sums += multiplier × cells`, sixteen lanes at a time (which the
-/// compiler turns into vector instructions); without the multiplication for
-/// a table with one scale (the shipped one), since 32-bit multiplies are
-/// slow on the baseline x86-64 the wheel targets.
-fn add_row(sums: &mut [i32], cells: &[i8], multiplier: i32) {
-    if multiplier == 1 {
-        add_cells(sums, cells);
-    } else {
-        add_scaled_cells(sums, cells, multiplier);
-    }
+/// The running sums of one text. Rows of a table with one scale are added
+/// into 16-bit lanes, flushed into the 32-bit sums every `BLOCK` rows (so
+/// twice as many lanes per vector instruction, and no multiplication:
+/// 32-bit multiplies are slow on the baseline x86-64 the wheel targets);
+/// rows with a multiplier go straight to the 32-bit sums. The integers are
+/// the same either way.
+struct Sums {
+    wide: Vec<i32>,
+    narrow: Vec<i16>,
+    in_narrow: usize,
 }
 
-fn add_cells(sums: &mut [i32], cells: &[i8]) {
-    for (sum, &cell) in sums.iter_mut().zip(cells) {
-        *sum += i32::from(cell);
+/// Rows added to the 16-bit lanes between flushes: 127 × 256 ≤ i16::MAX.
+const BLOCK: usize = 256;
+const _: () = assert!(127 * BLOCK <= i16::MAX as usize);
+
+impl Sums {
+    fn new(dims: usize) -> Sums {
+        Sums {
+            wide: vec![0; dims],
+            narrow: vec![0; dims],
+            in_narrow: 0,
+        }
+    }
+
+    fn add(&mut self, cells: &[i8], multiplier: i32) {
+        if multiplier != 1 {
+            add_scaled_cells(&mut self.wide, cells, multiplier);
+            return;
+        }
+        for (sum, &cell) in self.narrow.iter_mut().zip(cells) {
+            *sum += i16::from(cell);
+        }
+        self.in_narrow += 1;
+        if self.in_narrow == BLOCK {
+            self.flush();
+        }
+    }
+
+    fn flush(&mut self) {
+        for (wide, narrow) in self.wide.iter_mut().zip(self.narrow.iter_mut()) {
+            *wide += i32::from(*narrow);
+            *narrow = 0;
+        }
+        self.in_narrow = 0;
+    }
+
+    fn finish(mut self) -> Vec<i64> {
+        self.flush();
+        self.wide.into_iter().map(i64::from).collect()
     }
 }
 
@@ -188,19 +232,19 @@ pub fn pool(table: &Table, text: &str) -> Pooled {
     // Within one text the sums fit in i32: |multiplier × int8| ≤ 255 × 127,
     // times at most MAX_TOKENS tokens.
     const _: () = assert!(255 * 127 * (MAX_TOKENS as i64) < i32::MAX as i64);
-    let mut sums = vec![0i32; table.dims()];
+    let mut sums = Sums::new(table.dims());
     let (mut known, mut unknown, mut spelled) = (0u32, 0u32, 0u32);
     visit(table, text, |piece| match piece {
         Piece::Known(row) => {
             known += 1;
             spelled += u32::from(table.spelled(row as usize));
             let (cells, multiplier) = table.row(row as usize);
-            add_row(&mut sums, cells, multiplier);
+            sums.add(cells, multiplier);
         }
         Piece::Unknown => unknown += 1,
     });
     Pooled {
-        sums: sums.into_iter().map(i64::from).collect(),
+        sums: sums.finish(),
         known,
         unknown,
         spelled,
@@ -291,6 +335,11 @@ mod tests {
         assert_eq!(narrow, wide);
         let huge = scale(&a, i64::MAX / 16);
         assert_eq!(huge.similarity(&huge), Some(1.0));
+        let floor = Pooled {
+            sums: vec![i64::MIN, 0, 1],
+            ..a.clone()
+        };
+        assert_eq!(floor.similarity(&floor), Some(1.0));
     }
 
     #[test]

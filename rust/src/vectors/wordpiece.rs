@@ -5,7 +5,7 @@
 //! one unknown token.
 
 use super::wordpiece_tables::MAX_WORD_CHARS;
-use crate::strset::StrSet;
+use crate::strset::{pack_short, ShortIndex, StrSet};
 
 const CONTINUATION: &str = "##";
 
@@ -17,13 +17,16 @@ pub enum Piece {
 }
 
 /// The vocabulary: word-initial pieces and continuation pieces (without
-/// their `##`), each with its row and the longest piece in bytes.
+/// their `##`), each with its row and the longest piece in bytes; pieces of
+/// at most 8 bytes (most English words) are also found by one integer key.
 #[derive(Debug, Default)]
 pub struct Vocab {
     initial: StrSet,
+    initial_short: ShortIndex,
     initial_rows: Vec<u32>,
     longest_initial: usize,
     continuation: StrSet,
+    continuation_short: ShortIndex,
     continuation_rows: Vec<u32>,
     longest_continuation: usize,
 }
@@ -59,17 +62,27 @@ impl Vocab {
                 }
             }
         }
+        vocab.initial_short = ShortIndex::build(&vocab.initial);
+        vocab.continuation_short = ShortIndex::build(&vocab.continuation);
         vocab
     }
 
     fn find(&self, piece: &str, continued: bool) -> Option<u32> {
-        if continued {
-            self.continuation
-                .find(piece)
-                .map(|i| self.continuation_rows[i])
+        let (set, short, rows) = if continued {
+            (
+                &self.continuation,
+                &self.continuation_short,
+                &self.continuation_rows,
+            )
         } else {
-            self.initial.find(piece).map(|i| self.initial_rows[i])
-        }
+            (&self.initial, &self.initial_short, &self.initial_rows)
+        };
+        // Every short member is in the short index: a miss there is final.
+        let index = match pack_short(piece.as_bytes()) {
+            Some(key) => short.get(key),
+            None => set.find(piece),
+        };
+        index.map(|i| rows[i])
     }
 
     /// The pieces of one word, in order, appended to `out` (`Known` rows,
