@@ -74,7 +74,8 @@ def test_an_untouched_copy_passes_the_check(checkout: Path) -> None:
      "CHANGE_LEADING_WINDOW = 9"),
     ("python/turnsignal/_lexicons/lexical2.py", '"换个话题", ', '"换个话题", "另外", '),
     ("rust/src/lexical2/lexicon.rs", '("ing", "", 3)', '("ing", "", 2)'),
-    ("rust/src/vectors/wordpiece_tables.rs", "MAX_TOKENS: usize = 2048", "MAX_TOKENS: usize = 2049"),
+    ("rust/src/vectors/wordpiece_tables.rs", "MAX_TOKENS: usize = 2048",
+     "MAX_TOKENS: usize = 2049"),
     ("python/turnsignal/_reference/vectors/wordpiece_tables.py", '0xC0: "\\u0061"',
      '0xC0: "\\u0041"'),
 ])
