@@ -45,9 +45,13 @@ if [ "$size" -gt "$limit" ]; then
     exit 1
 fi
 echo "== both ship the static vector table and its NOTICE"
+# Listed first, then searched: `grep -q` in a pipeline would stop reading early
+# and fail the lister under pipefail.
+wheel_files="$(python3 -m zipfile -l "$wheel")"
+sdist_files="$(tar -tzf "$sdist")"
 for member in turnsignal/_data/static_vectors.bin turnsignal/_data/NOTICE; do
-    python3 -m zipfile -l "$wheel" | grep -qF "$member" || { echo "error: the wheel lacks $member" >&2; exit 1; }
-    tar -tzf "$sdist" | grep -q "/python/$member\$" || { echo "error: the sdist lacks python/$member" >&2; exit 1; }
+    grep -qF "$member" <<<"$wheel_files" || { echo "error: the wheel lacks $member" >&2; exit 1; }
+    grep -q "/python/$member\$" <<<"$sdist_files" || { echo "error: the sdist lacks python/$member" >&2; exit 1; }
 done
 
 echo "== the wheel installs and loads its native core in a fresh environment"
