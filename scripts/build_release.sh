@@ -36,12 +36,25 @@ if ! grep -q 'manylinux_2_17_x86_64\|manylinux_2_17_aarch64\|"manylinux_2_17' <<
     exit 1
 fi
 
+# The sdist is the source and the shipped static vector table (which does not
+# compress): at most 1 MiB more than the table.
+table="python/turnsignal/_data/static_vectors.bin"
 size="$(stat -c %s "$sdist")"
-echo "== sdist $sdist: $size bytes"
-if [ "$size" -gt 1048576 ]; then
-    echo "error: the sdist is larger than 1 MiB" >&2
+limit=$((1048576 + $(stat -c %s "$table")))
+echo "== sdist $sdist: $size bytes (limit $limit)"
+if [ "$size" -gt "$limit" ]; then
+    echo "error: the sdist is more than 1 MiB larger than the static vector table" >&2
     exit 1
 fi
+echo "== both ship the static vector table and its NOTICE"
+# Listed first, then searched: `grep -q` in a pipeline would stop reading early
+# and fail the lister under pipefail.
+wheel_files="$(python3 -m zipfile -l "$wheel")"
+sdist_files="$(tar -tzf "$sdist")"
+for member in turnsignal/_data/static_vectors.bin turnsignal/_data/NOTICE; do
+    grep -qF "$member" <<<"$wheel_files" || { echo "error: the wheel lacks $member" >&2; exit 1; }
+    grep -q "/python/$member\$" <<<"$sdist_files" || { echo "error: the sdist lacks python/$member" >&2; exit 1; }
+done
 
 echo "== the wheel installs and loads its native core in a fresh environment"
 venv="$(mktemp -d)"
@@ -57,6 +70,8 @@ evaluation = turnsignal.TopicContinuity().evaluate({"messages": [
     {"role": "assistant", "content": "Done. The loader now defers plugin initialization."},
     {"role": "user", "content": "New topic: suggest a weekend hiking trail near Seattle"}]})
 assert evaluation.results[0].reason.value == "change_explicit_marker"
+from turnsignal import _hotpath
+assert _hotpath.vector_table().pool("pasta recipe").known == 2  # the shipped table loads
 print("ok:", turnsignal.__version__, turnsignal.IMPLEMENTATION)
 PY
 )

@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "python"), str(ROOT / "tests")]
 
 import turnsignal  # noqa: E402
-from followup_battery import KINDS, Case, load_battery  # noqa: E402
+from support.followup_battery import KINDS, Case, load_battery  # noqa: E402
 
 RULES = [{"name": "lexical2_request", "evaluator": "lexical.2"},
          {"name": "lexical2_disjoint", "evaluator": "lexical.2", "change_evidence": "disjoint"}]

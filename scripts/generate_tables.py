@@ -7,6 +7,9 @@
   methods use other properties.
 * Every word list and lexicon constant lives once, in ``data/lexicons.toml``
   (see ``render_lexicons.py``).
+* The static vectors' WordPiece tokenizer: its bounds and tables, from
+  ``data/wordpiece.toml`` and ``data/wordpiece_unicode.json`` (see
+  ``render_wordpiece.py``).
 
 This script writes the same data as Python and as Rust source, so the
 reference and the native core can never read different tables or lists.
@@ -29,6 +32,7 @@ from typing import Dict, Optional
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import render_lexicons
+import render_wordpiece
 
 ROOT = Path(__file__).resolve().parent.parent
 SPEC_NAME = Path("spec") / "unicode-17.0.0.json"
@@ -87,6 +91,7 @@ def expected_outputs(root: Path, spec_path: Path) -> Dict[Path, str]:
     spec = json.loads(spec_path.read_text(encoding="utf-8"))
     outputs = {root / PYTHON_OUT: render_python(spec), root / RUST_OUT: render_rust(spec)}
     outputs.update(render_lexicons.outputs(root))
+    outputs.update(render_wordpiece.outputs(root, spec))
     return outputs
 
 

@@ -33,7 +33,7 @@ import warnings
 from types import ModuleType
 from typing import Any, Optional, Tuple
 
-__all__ = ["ENV_VAR", "default_module", "load", "native_available", "numbers_only"]
+__all__ = ["ENV_VAR", "default_module", "load", "native_available", "numbers_only", "vector_table"]
 
 ENV_VAR = "TURNSIGNAL_IMPLEMENTATION"
 
@@ -87,6 +87,18 @@ def numbers_only(values: Tuple[Any, ...]) -> bool:
     ``bool``, an ``int`` or a ``float``: what keeps a result content-free),
     for results built outside an evaluation, which has its own hot path."""
     return default_module().numbers_only(values)  # type: ignore[no-any-return]
+
+
+def vector_table(name: str | None = None) -> Any:
+    """The static word-vector table of the implementation ``name`` (as for
+    ``load``): its ``VectorTable``, read from the package and parsed on the
+    first call, then shared between threads (``turnsignal._vector_data``).
+    ``table.pool(text)`` gives a ``PooledText``; ``a.similarity(b)`` their
+    cosine or None; ``known_share`` says how much of a text it knows."""
+    implementation, module = load(name)
+    from turnsignal import _vector_data
+
+    return _vector_data.table(implementation, module.VectorTable)
 
 
 _fallback_warned = False

@@ -10,11 +10,16 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, final
 
 __all__ = [
     "BUILD_PROFILE",
+    "MAX_TEXT_BYTES",
+    "MAX_TOKENS",
+    "MAX_WORD_CHARS",
     "UNICODE_VERSION",
     "Doc",
     "Lexical2LiveTurn",
     "LiveTurn",
     "NativeError",
+    "PooledText",
+    "VectorTable",
     "__version__",
     "analyze_live",
     "content_terms",
@@ -294,3 +299,49 @@ def definite_heads(segments: Sequence[str]) -> List[str]:
 def recent_act(text: str) -> int:
     """The act of one assistant segment: 1 statement, 2 question, 3 closure
     (§3.5); only its last 200 characters are read."""
+
+# -- static word vectors (rust/src/vectors/, docs/static-vectors.md) -----------
+
+MAX_TEXT_BYTES: int  # UTF-8 bytes of a text read (data/wordpiece.toml)
+MAX_TOKENS: int  # tokens kept per text
+MAX_WORD_CHARS: int  # a longer word is one [UNK]
+
+@final
+class PooledText:
+    """A text's pooled value: integer sums of its known tokens' vectors and
+    token counts. Numbers only: never its tokens."""
+
+    @property
+    def known(self) -> int: ...
+    @property
+    def unknown(self) -> int: ...
+    @property
+    def spelled(self) -> int:
+        """Known tokens of one character other than punctuation."""
+    @property
+    def total(self) -> int: ...
+    @property
+    def known_share(self) -> float: ...
+    @property
+    def word_share(self) -> float:
+        """(known - spelled) / total: the share known as more than letters."""
+    def sums(self) -> Tuple[int, ...]:
+        """The integer sums (for the differential tests; never in a result)."""
+    def similarity(self, other: PooledText) -> Optional[float]:
+        """The cosine, in [-1, 1]; None when either has no known token."""
+    def merged(self, other: PooledText) -> Optional[PooledText]:
+        """Both texts together; None when their dimensions differ."""
+
+@final
+class VectorTable:
+    """A parsed static vector table (the bytes of ``_data/static_vectors.bin``)."""
+
+    def __new__(cls, data: bytes) -> VectorTable: ...
+    @property
+    def dims(self) -> int: ...
+    @property
+    def rows(self) -> int: ...
+    def token(self, row: int) -> str: ...
+    def pool(self, text: str) -> PooledText: ...
+    def tokens(self, text: str) -> List[str]:
+        """The kept tokens, ``[UNK]`` for an unknown one (for the tests)."""

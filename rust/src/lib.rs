@@ -29,6 +29,7 @@ pub mod substrings;
 pub mod tables;
 pub mod terms;
 pub mod tokens;
+pub mod vectors;
 
 #[cfg(feature = "python")]
 mod python;

@@ -43,7 +43,11 @@ def _check(root: Path) -> subprocess.CompletedProcess:
 def checkout(tmp_path: Path) -> Path:
     """A copy of the data file and of every generated file, as a checkout."""
     generated = [ROOT / "python" / "turnsignal" / "_tables.py", ROOT / "rust" / "src" / "tables.rs",
-                 ROOT / "data" / "lexicons.toml", *_renderer().outputs(ROOT)]
+                 ROOT / "data" / "lexicons.toml", *_renderer().outputs(ROOT),
+                 # the static vectors' tokenizer tables (scripts/render_wordpiece.py)
+                 ROOT / "data" / "wordpiece.toml", ROOT / "data" / "wordpiece_unicode.json",
+                 ROOT / "rust" / "src" / "vectors" / "wordpiece_tables.rs",
+                 ROOT / "python" / "turnsignal" / "_reference" / "vectors" / "wordpiece_tables.py"]
     for path in generated:
         target = tmp_path / path.relative_to(ROOT)
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -70,6 +74,10 @@ def test_an_untouched_copy_passes_the_check(checkout: Path) -> None:
      "CHANGE_LEADING_WINDOW = 9"),
     ("python/turnsignal/_lexicons/lexical2.py", '"换个话题", ', '"换个话题", "另外", '),
     ("rust/src/lexical2/lexicon.rs", '("ing", "", 3)', '("ing", "", 2)'),
+    ("rust/src/vectors/wordpiece_tables.rs", "MAX_TOKENS: usize = 2048",
+     "MAX_TOKENS: usize = 2049"),
+    ("python/turnsignal/_reference/vectors/wordpiece_tables.py", '0xC0: "\\u0061"',
+     '0xC0: "\\u0041"'),
 ])
 def test_editing_one_rendered_copy_alone_is_caught(checkout: Path, rendered: str, old: str,
                                                    new: str) -> None:

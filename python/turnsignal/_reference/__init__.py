@@ -38,9 +38,20 @@ from turnsignal._reference.turns import (
     prior_turn,
 )
 from turnsignal._reference.values import numbers_only
+from turnsignal._reference.vectors import PooledText, VectorTable
+from turnsignal._reference.vectors.wordpiece_tables import (
+    MAX_TEXT_BYTES,
+    MAX_TOKENS,
+    MAX_WORD_CHARS,
+)
 
 __all__ = [
+    "MAX_TEXT_BYTES",
+    "MAX_TOKENS",
+    "MAX_WORD_CHARS",
     "Lexical2LiveTurn",
+    "PooledText",
+    "VectorTable",
     "LiveTurn",
     "analyze_live",
     "content_terms",

@@ -18,7 +18,8 @@
 //! * `text` — the UTF-8 text of Python strings, borrowed;
 //! * `primitives` — the text primitives, exposed for the differential tests;
 //! * `lexical2` — evaluator lexical.2's live turn (`Lexical2LiveTurn`) and its
-//!   primitives.
+//!   primitives;
+//! * `vectors` — the static word vectors (`VectorTable`, `PooledText`).
 //!
 //! Every call runs with panics caught (none may cross the FFI boundary; a
 //! caught panic raises `NativeError`) and releases the GIL while it works on
@@ -43,6 +44,7 @@ mod source;
 mod text;
 mod turns;
 mod values;
+mod vectors;
 
 create_exception!(
     turnsignal._native,
@@ -121,5 +123,6 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(provenance::provenance_parts, m)?)?;
     m.add_function(wrap_pyfunction!(values::numbers_only, m)?)?;
     lexical2::register(m)?;
+    vectors::register(m)?;
     Ok(())
 }

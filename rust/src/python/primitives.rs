@@ -31,15 +31,20 @@ impl Held<'_> {
     }
 }
 
+/// `TypeError: {what} must be {wanted}, not {type of obj}`.
+pub(crate) fn wrong_type(obj: &Bound<'_, PyAny>, what: &str, wanted: &str) -> PyErr {
+    let ty = obj
+        .get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_else(|_| "?".into());
+    PyTypeError::new_err(format!("{what} must be {wanted}, not {ty}"))
+}
+
 pub(crate) fn hold<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Held<'py>> {
-    let s = obj.cast::<PyString>().map_err(|_| {
-        let ty = obj
-            .get_type()
-            .name()
-            .map(|n| n.to_string())
-            .unwrap_or_else(|_| "?".into());
-        PyTypeError::new_err(format!("{what} must be str, not {ty}"))
-    })?;
+    let s = obj
+        .cast::<PyString>()
+        .map_err(|_| wrong_type(obj, what, "str"))?;
     match s.encode_utf8() {
         Ok(b) => {
             if std::str::from_utf8(b.as_bytes()).is_err() {

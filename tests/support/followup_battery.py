@@ -15,7 +15,7 @@ import re
 from pathlib import Path
 from typing import Any, Dict, List, NamedTuple, Optional, Tuple
 
-BATTERY_DIR = Path(__file__).resolve().parent / "data" / "followups"
+BATTERY_DIR = Path(__file__).resolve().parents[1] / "data" / "followups"
 
 #: kind -> the short name used in case ids (``en-cooking-implied-01``).
 KINDS: Dict[str, str] = {

@@ -18,7 +18,7 @@ from typing import Any, Callable, Dict, List
 
 import pytest
 
-from followup_battery import KINDS, BatteryError, Case, load_battery
+from support.followup_battery import KINDS, BatteryError, Case, load_battery
 from turnsignal import Coverage, TopicContinuity
 
 MIN_CASES = 240
