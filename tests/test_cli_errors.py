@@ -231,6 +231,32 @@ def test_a_bad_request_names_the_request_file(tmp_path: Path) -> None:
                                       " string, got int")
 
 
+@pytest.mark.parametrize(("body", "format_", "expected"), [
+    ('{"messages": [{"role": "user", "content": "x"}]}', "responses",
+     'input: missing: this looks like an OpenAI Chat Completions request (it has messages);'
+     ' use format "openai" or "auto"'),
+    ('{"foo": 1}', "responses",
+     "input: missing (a Responses request has input, previous_response_id or conversation)"),
+    (str(EXAMPLES / "anthropic-followup.json"), "openai",
+     'system: not a Chat Completions field: this looks like an Anthropic Messages request;'
+     ' use format "anthropic" or "auto"'),
+    (str(EXAMPLES / "responses-disjoint.json"), "anthropic",
+     'messages: missing: this looks like an OpenAI Responses request (it has input);'
+     ' use format "responses" or "auto"'),
+])
+def test_a_wrong_format_names_the_right_one(body: str, format_: str, expected: str,
+                                            implementation: str, tmp_path: Path) -> None:
+    if body.startswith("{"):
+        request = tmp_path / "request.json"
+        request.write_text(body)
+    else:
+        request = Path(body)
+    done = _cli("evaluate", str(request), "--format", format_,
+                "--implementation", implementation)
+    assert done.returncode == EXIT_USAGE and done.stdout == ""
+    assert _one_line(done.stderr) == f"turnsignal: {request}: {expected}"
+
+
 # ---------------------------------------------------------------- replay stops cleanly
 
 def _children(pid: int) -> List[int]:
