@@ -131,7 +131,7 @@ def test_invalid_cases_are_counted_with_their_lines(dataset: Path, implementatio
 
 def test_renderings(dataset: Path, implementation: str) -> None:
     report = evaluate_dataset([dataset], implementation=implementation)
-    text, markdown = render_text(report), render_markdown(report)
+    text, markdown = render_text(report, verbose=True), render_markdown(report)
     assert "alpha" in text and "0.667" in text and "beta.jsonl:2" in text
     assert "| source | split | cases |" in markdown and "|---|---|---:|" in markdown
     assert json.loads(json.dumps(report_dict(report)))["invalid_cases"] == 2
@@ -168,10 +168,74 @@ def test_cli_plot_folder_that_cannot_be_made(dataset: Path, tmp_path: Path, mode
 
 
 def test_cli_fails_without_cases(tmp_path: Path, implementation: str,
-                                 monkeypatch: pytest.MonkeyPatch) -> None:
+                                 monkeypatch: pytest.MonkeyPatch,
+                                 capsys: pytest.CaptureFixture) -> None:
     monkeypatch.setenv("TURNSIGNAL_IMPLEMENTATION", implementation)
     assert main(["eval", str(tmp_path)]) == 1
+    out, err = capsys.readouterr()
+    # What was read, and no empty table headers before "no labelled case found".
+    assert out == f"rule topic_boundary · implementation {implementation} · 0 cases in" \
+                  " 0 file(s)\n"
+    assert err == "turnsignal: no labelled case found\n"
     assert main(["eval", str(tmp_path / "missing")]) == 2
+
+
+# -- folders that hold more than cases (issue 26) -------------------------------------------
+
+@pytest.fixture
+def mixed(dataset: Path) -> Path:
+    """The dataset, beside what a real dataset folder holds: Claude Code session
+    logs (plain and gzipped), their labels, a README and a pretty-printed JSON."""
+    from claude_sessions import SessionWriter, text
+
+    session = SessionWriter("s1")
+    session.user("How do I configure nginx?")
+    session.assistant(text("Add the upgrade headers."))
+    _write(dataset / "cc" / "sessions" / "s1.jsonl", session.jsonl().splitlines())
+    _write(dataset / "cc" / "sessions" / "s2.jsonl.gz", session.jsonl().splitlines())
+    _write(dataset / "cc" / "labels.jsonl", [json.dumps(
+        {"session": "s1", "turn": 2, "label": "continuation", "why": "same subject"})])
+    _write(dataset / "cc" / "sessions" / "pretty.jsonl", json.dumps(
+        {"sessionId": "s3", "messages": []}, indent=2).splitlines())
+    (dataset / "cc" / "README.md").write_text("# sessions\n")
+    return dataset
+
+
+def test_files_without_cases_are_skipped_by_kind(mixed: Path, implementation: str) -> None:
+    report = evaluate_dataset([mixed], implementation=implementation)
+    assert report.cases == 7 and report.invalid_count == 2  # beta.jsonl's, as before
+    kinds = {Path(item.file).name: item.kind for item in report.skipped}
+    assert kinds == {"s1.jsonl": "claude-code-session", "s2.jsonl.gz": "claude-code-session",
+                     "labels.jsonl": "session-labels", "pretty.jsonl": "not-json-lines",
+                     "README.md": "not-jsonl", "notes.txt": "not-jsonl"}
+    assert report_dict(report)["skipped"][0] == report.skipped[0]._asdict()
+
+
+def test_what_was_skipped_is_one_line_unless_verbose(mixed: Path, implementation: str) -> None:
+    report = evaluate_dataset([mixed], implementation=implementation)
+    summary = ("skipped 6 files with no labelled case: 2 Claude Code session logs, 1 file of"
+               " session labels, 1 file not in JSON lines, 2 files not named *.jsonl or"
+               " *.jsonl.gz")
+    invalid = "invalid: 2 lines in 1 file: ValueError 1, JSONDecodeError 1"
+    for render in (render_text, render_markdown):
+        lines = render(report).splitlines()
+        notes = [line for line in lines if line.lstrip("- ").startswith(("skipped", "invalid"))]
+        assert [line.lstrip("- ") for line in notes] == [
+            summary + " (--verbose lists them)", invalid + " (--verbose lists them)"]
+        verbose = render(report, verbose=True)
+        assert summary + "\n" in verbose and "labels.jsonl: file of session labels" in verbose
+        assert "beta.jsonl:3: JSONDecodeError" in verbose
+        assert "nginx" not in verbose
+
+
+def test_cli_says_what_it_skipped(mixed: Path, capsys: pytest.CaptureFixture) -> None:
+    assert main(["eval", str(mixed / "cc")]) == 1
+    out, err = capsys.readouterr()
+    assert out.splitlines()[1].startswith("skipped 5 files with no labelled case: 2 Claude")
+    assert len(out.splitlines()) == 2 and err == "turnsignal: no labelled case found\n"
+    assert main(["eval", str(mixed), "--evaluator", "lexical.1", "--no-knobs", "-v"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("skipped: ") == 6 and "invalid: " in out and "lexical.1" in out
 
 
 # The datasets README: "change precision / recall — tiage .257 / .145, multiwoz
@@ -184,11 +248,13 @@ README_FIGURES = {"tiage": (0.257, 0.145), "multiwoz": (0.213, 0.123),
 
 def test_shared_datasets_reproduce_the_reference_figures(implementation: str) -> None:
     datasets = require_shared("datasets")
-    # The labeled sources only: the folder also holds raw session logs
-    # (claude-code/) that are not in the case format.
-    sources = [datasets / source for source in sorted(README_FIGURES)]
-    report = evaluate_dataset(sources, implementation=implementation, jobs=2)
+    # The whole folder, as docs/quality.md's first command reads it: the Claude
+    # Code session logs and their labels are skipped, never invalid cases.
+    report = evaluate_dataset([datasets], implementation=implementation, jobs=2)
     assert report.invalid_count == 0 and report.sources() == sorted(README_FIGURES)
+    kinds = {item.kind for item in report.skipped
+             if Path(item.file).is_relative_to(datasets / "claude-code")}
+    assert {"claude-code-session", "session-labels"} <= kinds
     for source, (precision, recall) in README_FIGURES.items():
         detector = report.source_total(source).detector
         assert round(detector.precision("change"), 3) == precision, source

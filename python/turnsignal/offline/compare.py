@@ -19,12 +19,12 @@ from typing import Any, Dict, Iterable, List, NamedTuple, Optional, Sequence, Tu
 from turnsignal import TopicContinuity
 from turnsignal.config import ConfigSource, TopicContinuityRule
 from turnsignal.config.evaluators import EVALUATORS, LEXICAL2
+from turnsignal.offline.dataset_files import Skipped, sort_files
 from turnsignal.offline.eval import (
     Invalid,
     PathLike,
     _iter_raw,
     _source_split,
-    case_files,
     read_line,
 )
 from turnsignal.offline.metrics import CHANGE, CONTINUATION, LABELS, Confusion
@@ -102,6 +102,8 @@ class CompareReport:
         self.groups: Dict[Tuple[str, str], List[Confusion]] = {}
         self.invalid: List[Invalid] = []
         self.invalid_count = 0
+        #: The files that hold no labelled case, with their kinds.
+        self.skipped: List[Skipped] = []
         self.elapsed_s = 0.0
 
     def add(self, item: Union[Tuple[str, str, str, Tuple[str, ...]], Invalid, None]) -> None:
@@ -228,13 +230,14 @@ def compare_evaluators(paths: Iterable[PathLike], evaluators: Sequence[str], *,
         raise ValueError(f"splits must be one of {', '.join(SELECTIONS)}")
     if not evaluators:
         raise ValueError("name at least one evaluator")
-    files = case_files(paths)
+    files, skipped = sort_files(paths)
     base = _base_rule(config, rule)
     chosen = variants(list(dict.fromkeys(evaluators)), base, knobs)
     rules = [r for _, r in chosen]
     signal = TopicContinuity(rules, implementation=implementation)
     report = CompareReport([v for v, _ in chosen], base.name, signal.implementation,
                            [str(f) for f in files], splits)
+    report.skipped = skipped
     started = time.perf_counter()
     chunks = chunked(_iter_raw(files), _CHUNK_SIZE)
     for items in ordered_map(_score_chunk, chunks, jobs=jobs, initializer=_init_worker,

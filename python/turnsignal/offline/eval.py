@@ -6,7 +6,9 @@ A case is one JSON line::
      "label": "change"|"continuation", "source": "<source>", "note": "..."}
 
 The last message is the live user turn. Input files are ``*.jsonl`` or
-``*.jsonl.gz``; a directory is searched recursively. Each case is scored by
+``*.jsonl.gz``; a directory is searched recursively, and the files that hold
+no labelled case (Claude Code session logs, their labels, READMEs) are
+skipped and counted by kind (``dataset_files``). Each case is scored by
 one rule of the signal and by the naive Jaccard baseline; the counts are
 grouped by (source, split), the split being the second field of the id, and
 summed per source over all splits (``split == "all"``).
@@ -38,6 +40,7 @@ from turnsignal._lines import read_lines
 from turnsignal.config import ConfigSource
 from turnsignal.errors import WireFormatError
 from turnsignal.offline.baseline import baseline_class
+from turnsignal.offline.dataset_files import Skipped, sort_files
 from turnsignal.offline.metrics import CHANGE, LABELS, Confusion, ScoreCounts
 from turnsignal.offline.pool import chunked, ordered_map
 from turnsignal.offline.replay import build_signal
@@ -119,6 +122,8 @@ class EvalReport:
         self.groups: Dict[Tuple[str, str], GroupStats] = {}
         self.invalid: List[Invalid] = []
         self.invalid_count = 0
+        #: The files that hold no labelled case, with their kinds.
+        self.skipped: List[Skipped] = []
         self.elapsed_s = 0.0
 
     def add(self, item: Union[Scored, Invalid]) -> None:
@@ -154,21 +159,9 @@ class EvalReport:
 
 
 def case_files(paths: Iterable[PathLike]) -> List[Path]:
-    """The case files named by ``paths`` (directories searched recursively, sorted)."""
-    files: List[Path] = []
-    for path in map(Path, paths):
-        if path.is_dir():
-            found = [p for p in path.rglob("*") if p.is_file() and _is_case_file(p)]
-            files.extend(sorted(found))
-        elif path.exists():
-            files.append(path)
-        else:
-            raise FileNotFoundError(f"{path}: no such file or directory")
-    return files
-
-
-def _is_case_file(path: Path) -> bool:
-    return path.name.endswith((".jsonl", ".jsonl.gz"))
+    """The case files named by ``paths`` (directories searched recursively,
+    sorted); files that hold no labelled case are left out."""
+    return sort_files(paths).cases
 
 
 def _iter_raw(files: Sequence[Path]) -> Iterator[Tuple[str, int, bytes]]:
@@ -258,11 +251,13 @@ def evaluate_dataset(paths: Iterable[PathLike], *, config: Optional[ConfigSource
                      ) -> EvalReport:
     """Score every case under ``paths`` with ``rule`` (default: the first
     rule of ``config``, or the embedded default rule) and the baseline.
-    Invalid cases are counted and listed, never fatal."""
-    files = case_files(paths)
+    Invalid cases are counted and listed, never fatal; files with no
+    labelled case are skipped (``report.skipped``)."""
+    files, skipped = sort_files(paths)
     signal = build_signal(config, implementation)
     index = _rule_index(signal, rule)
     report = EvalReport(signal.rules[index].name, signal.implementation, [str(f) for f in files])
+    report.skipped = skipped
     started = time.perf_counter()
     chunks = chunked(_iter_raw(files), _CHUNK_SIZE)
     for items in ordered_map(_score_chunk, chunks, jobs=jobs, initializer=_init_worker,
