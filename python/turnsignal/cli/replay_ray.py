@@ -119,7 +119,9 @@ def run(args: argparse.Namespace) -> int:
         if started_here:
             ray.shutdown()
     print(summary.render(), file=sys.stderr)
-    return 1 if args.strict and summary.bad_lines else 0
+    from turnsignal.cli.replay import finish
+
+    return finish(summary, args)
 
 
 def _connect(ray: Any, address: Optional[str]) -> None:
