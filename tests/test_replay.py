@@ -6,6 +6,7 @@ from __future__ import annotations
 import gzip
 import io
 import json
+from pathlib import Path
 from typing import Any, Dict, List
 
 import pytest
@@ -185,24 +186,20 @@ def test_cli_reads_stdin_and_writes_stdout(implementation: str,
     assert "\x1b" not in captured.err  # no progress bar when not on a terminal
 
 
-def test_cli_reads_gzip_files_and_stdin(implementation: str, tmp_path: Any,
-                                       monkeypatch: pytest.MonkeyPatch,
-                                       capsys: pytest.CaptureFixture) -> None:
+@pytest.mark.parametrize("source", ["log.jsonl.gz", "-"])
+def test_cli_reads_gzip_files_and_stdin(source: str, implementation: str, tmp_path: Any,
+                                        monkeypatch: pytest.MonkeyPatch,
+                                        capsys: pytest.CaptureFixture) -> None:
     monkeypatch.setenv("TURNSIGNAL_IMPLEMENTATION", implementation)
-    plain, packed = tmp_path / "log.jsonl", tmp_path / "log.jsonl.gz"
-    plain.write_bytes(_log())
-    packed.write_bytes(gzip.compress(_log()))
-    assert main(["replay", str(plain)]) == 0
-    expected = capsys.readouterr().out
-    assert main(["replay", str(packed)]) == 0
-    assert _without_timings_text(capsys.readouterr().out) == _without_timings_text(expected)
-    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(gzip.compress(_log()))))
-    assert main(["replay", "-"]) == 0
-    assert _without_timings_text(capsys.readouterr().out) == _without_timings_text(expected)
-
-
-def _without_timings_text(out: str) -> List[Dict[str, Any]]:
-    return _without_timings([json.loads(line) for line in out.splitlines()])
+    packed = gzip.compress(_log())
+    if source == "-":
+        monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(packed)))
+    else:
+        source = str(tmp_path / source)
+        Path(source).write_bytes(packed)
+    assert main(["replay", source]) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert _without_timings(records) == _without_timings(_run(implementation)[0])
 
 
 def test_cli_a_truncated_gzip_names_the_file(tmp_path: Any,
