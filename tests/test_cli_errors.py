@@ -133,6 +133,7 @@ COMMANDS = {  # each command with an input that works
     "replay": ["replay", LOG],
     "eval": ["eval"],  # + a case file, made per test
     "eval_drift": ["eval-drift", str(ROOT / "tests" / "data" / "drift" / "labeled.jsonl")],
+    "segment": ["segment"],  # + a session log, made per test
 }
 
 
@@ -140,6 +141,10 @@ def _command(name: str, tmp_path: Path) -> List[str]:
     args = list(COMMANDS[name])
     if name == "eval":
         args.append(str(_case_file(tmp_path / "cases.jsonl")))
+    if name == "segment":
+        from test_cli_segment import session_file
+
+        args.append(str(session_file(tmp_path)))
     return args
 
 

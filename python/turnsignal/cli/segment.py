@@ -108,6 +108,7 @@ def run(args: argparse.Namespace) -> int:
     bar = progress_bar(_total_size(files), "segment", enabled=not args.no_progress,
                        counting="conversations")
     errors: List[str] = []
+    skipped: List[str] = []
 
     def on_file(path: str, conversations: int) -> None:
         if bar is not None:
@@ -115,19 +116,16 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         for record in segment_files(files, segmenter, summary, format=args.format,
-                                    on_file=on_file, on_error=errors.append):
+                                    on_file=on_file, on_error=errors.append,
+                                    on_skip=skipped.append):
             output.write(json.dumps(record, ensure_ascii=False) + "\n")
         output.flush()
-    except BrokenPipeError:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return 1
-    finally:
+    finally:  # a closed pipe goes on up: the convention's status 141, quietly
         if bar is not None:
             bar.close()
         if output is not sys.stdout:
             output.close()
-    for message in errors:
+    for message in skipped + errors:
         fail(message)
     if not args.quiet:
         print(summary.render(), file=sys.stderr)
