@@ -154,6 +154,22 @@ def test_every_registered_command_is_covered_here() -> None:
     assert set(COMMANDS) <= set(REGISTERED)
 
 
+def test_python_dash_m_turnsignal_runs_the_command_line() -> None:
+    done = subprocess.run([sys.executable, "-m", "turnsignal", "evaluate", REQUEST],
+                          capture_output=True, text=True, timeout=300, check=False, cwd=ROOT)
+    assert done.returncode == 0 and done.stdout.startswith("topic_boundary: "), done.stderr
+
+
+def test_every_argument_of_every_command_says_what_it_is() -> None:
+    from turnsignal.cli import build_parser
+
+    commands = next(action for action in build_parser()._actions
+                    if isinstance(action, argparse._SubParsersAction))
+    silent = [f"{name} {action.dest}" for name, parser in commands.choices.items()
+              for action in parser._actions if not action.help]
+    assert silent == []
+
+
 @pytest.mark.parametrize("name", list(COMMANDS))
 def test_a_missing_input_is_one_line_and_status_2(name: str, tmp_path: Path) -> None:
     missing = tmp_path / "absent.jsonl"

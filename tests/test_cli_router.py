@@ -63,6 +63,13 @@ def test_text_output_shows_values_decisions_and_route(tmp_path: Path, implementa
     ]
 
 
+def test_a_document_without_topic_continuity_rules_says_so(tmp_path: Path,
+                                                           capsys: pytest.CaptureFixture) -> None:
+    status, out, _ = _run(["evaluate", _request(tmp_path, AGENTIC), "--config", EXAMPLE], capsys)
+    assert status == 0 and out.splitlines()[0] == (
+        "topic continuity: no rule in the configuration (routing.signals.topic_continuity)")
+
+
 def test_plain_request_has_no_route(tmp_path: Path, implementation: str,
                                     capsys: pytest.CaptureFixture) -> None:
     status, out, _ = _run(["evaluate", _request(tmp_path, PLAIN), "--config", EXAMPLE,

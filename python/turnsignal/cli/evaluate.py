@@ -111,6 +111,9 @@ def _print_router(router: Router, evaluation: RouterEvaluation, as_json: bool) -
     lines: List[str] = []
     for result in evaluation.topic_continuity.results:
         lines.extend(_describe(result))
+    if not router.topic_continuity.rules:  # say why there is no topic-continuity result
+        lines.append("topic continuity: no rule in the configuration"
+                     " (routing.signals.topic_continuity)")
     if router.conversation.rules:
         lines.extend(_describe_conversation(evaluation.conversation))
     if router.decisions:

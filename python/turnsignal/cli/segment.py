@@ -27,7 +27,9 @@ def register(subparsers: Any) -> None:
                     "\"score\", \"started_at\", \"ended_at\"} (message indices, no text), "
                     "or {\"source\", \"line\", \"error\"} for a request that cannot be read. "
                     "Each human turn is judged only against the turns before it.")
-    parser.add_argument("paths", nargs="+", metavar="FILE|DIR")
+    parser.add_argument("paths", nargs="+", metavar="FILE|DIR",
+                        help="Claude Code session logs or request files (*.jsonl, *.jsonl.gz, "
+                             "*.json), or folders searched recursively for them")
     parser.add_argument("--method", metavar="NAME",
                         help="an evaluator version (lexical.1, or another the configuration "
                              "accepts) or 'jaccard' (the seed chunker); default: the rule's "
