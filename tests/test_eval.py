@@ -5,7 +5,9 @@ against the reference figures their README quotes."""
 from __future__ import annotations
 
 import gzip
+import io
 import json
+import re
 from pathlib import Path
 from typing import Any, Dict, List
 
@@ -164,7 +166,7 @@ def test_cli_plot_folder_that_cannot_be_made(dataset: Path, tmp_path: Path, mode
     assert main(["eval", *mode, str(dataset / "alpha"), "--json", "--plot", str(blocker)]) == 2
     out, err = capsys.readouterr()
     assert json.loads(out)  # the report was written first
-    assert err == f"turnsignal: {blocker}: File exists\n"
+    assert err == f"turnsignal: {blocker}: File exists\n"  # one line: no summary then
 
 
 def test_cli_fails_without_cases(tmp_path: Path, implementation: str,
@@ -176,7 +178,7 @@ def test_cli_fails_without_cases(tmp_path: Path, implementation: str,
     # What was read, and no empty table headers before "no labelled case found".
     assert out == f"rule topic_boundary · implementation {implementation} · 0 cases in" \
                   " 0 file(s)\n"
-    assert err == "turnsignal: no labelled case found\n"
+    assert err.splitlines()[-1] == "turnsignal: no labelled case found"
     assert main(["eval", str(tmp_path / "missing")]) == 2
 
 
@@ -232,7 +234,9 @@ def test_cli_says_what_it_skipped(mixed: Path, capsys: pytest.CaptureFixture) ->
     assert main(["eval", str(mixed / "cc")]) == 1
     out, err = capsys.readouterr()
     assert out.splitlines()[1].startswith("skipped 5 files with no labelled case: 2 Claude")
-    assert len(out.splitlines()) == 2 and err == "turnsignal: no labelled case found\n"
+    assert len(out.splitlines()) == 2
+    assert err.startswith("eval: 0 cases, ") and err.endswith(
+        " s\nturnsignal: no labelled case found\n")
     assert main(["eval", str(mixed), "--evaluator", "lexical.1", "--no-knobs", "-v"]) == 0
     out = capsys.readouterr().out
     assert out.count("skipped: ") == 6 and "invalid: " in out and "lexical.1" in out
@@ -260,3 +264,54 @@ def test_shared_datasets_reproduce_the_reference_figures(implementation: str) ->
         assert round(detector.precision("change"), 3) == precision, source
         assert round(detector.recall("change"), 3) == recall, source
         assert 0.58 <= 1 - detector.answered_rate() <= 0.84, source
+
+
+def test_one_progress_for_the_whole_run(dataset: Path, implementation: str) -> None:
+    """Every case file's bytes are counted once, up to the total (the blank
+    line of beta.jsonl, one byte, is no case); the same with --evaluator."""
+    from test_segeval import RecordedProgress
+    from turnsignal.offline.compare import compare_evaluators
+    from turnsignal.offline.progress import data_size
+
+    for run in (evaluate_dataset, lambda paths, **options: compare_evaluators(
+            paths, ["lexical.1"], knobs=False, **options)):
+        progress = RecordedProgress()
+        report = run([dataset], implementation=implementation, progress=progress, jobs=2)
+        files = [dataset / "alpha" / "train.jsonl", dataset / "alpha" / "test" /
+                 "cases.jsonl.gz", dataset / "beta.jsonl"]
+        assert progress.total == sum(data_size(path) for path in files)
+        assert progress.done == progress.total - 1
+        assert progress.count == report.cases + report.invalid_count == 9
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_run_progress_is_one_bar_or_one_line() -> None:
+    from turnsignal.offline.progress import RunProgress
+
+    piped = io.StringIO()
+    progress = RunProgress("eval", "cases", stream=piped)
+    progress.add_total(10)
+    progress.update(10, 3)
+    progress.close()
+    progress.close()  # once
+    assert re.fullmatch(r"eval: 3 cases, \d+\.\d s\n", piped.getvalue())
+    failed = RunProgress("eval", "cases", stream=piped)
+    failed.stop()  # a failed run never closes: its error is the one line it prints
+    assert piped.getvalue().count("\n") == 1
+    pytest.importorskip("tqdm")
+    terminal = _Terminal()
+    progress = RunProgress("eval --segmentation", "items", stream=terminal)
+    progress.add_total(100)
+    progress.stage("sessions")
+    progress.update(40, 2)
+    progress.add_total(100)  # a later stage learns its size: the same bar grows
+    progress.stage("dialogues")
+    progress.update(160, 5)
+    progress.close()
+    shown = terminal.getvalue()
+    assert "sessions" in shown and "dialogues" in shown and "7 items" in shown
+    assert "200/200" in shown and "eval --segmentation: " in shown

@@ -18,6 +18,7 @@ from turnsignal.offline.compare_report import (
     render_compare_text,
 )
 from turnsignal.offline.eval import NoSuchRule, evaluate_dataset
+from turnsignal.offline.progress import RunProgress
 from turnsignal.offline.report import render_json, render_markdown, render_text
 
 
@@ -92,31 +93,41 @@ def run(args: argparse.Namespace) -> int:
         return run_segmentation(args)
     if args.evaluator:
         return _run_compare(args)
+    progress = RunProgress("eval", "cases")
     try:
         report = evaluate_dataset(args.paths, config=args.config, rule=args.rule,
-                                  jobs=args.jobs, implementation=args.implementation)
+                                  jobs=args.jobs, implementation=args.implementation,
+                                  progress=progress)
     except (FileNotFoundError, NoSuchRule) as error:
         raise CommandError(str(error)) from None
+    finally:
+        progress.stop()  # the bar ends before the report is printed
     verbose = args.verbose
     write_report(args, report, text=lambda r: render_text(r, verbose),
                  markdown=lambda r: render_markdown(r, verbose), json=render_json,
                  plots="turnsignal.offline.plots")
+    progress.close()  # off a terminal: the summary line, once the report is out
     return fail("no labelled case found", EXIT_FAILED) if report.cases == 0 else 0
 
 
 def _run_compare(args: argparse.Namespace) -> int:
     if args.plot:
         raise CommandError("--plot is not available with --evaluator")
+    progress = RunProgress("eval", "cases")
     try:
         report = compare_evaluators(args.paths, args.evaluator, config=args.config,
                                     rule=args.rule, splits=args.splits,
-                                    knobs=not args.no_knobs, jobs=args.jobs)
+                                    knobs=not args.no_knobs, jobs=args.jobs, progress=progress)
     except (FileNotFoundError, ValueError) as error:  # compare's user errors are ValueErrors
         raise CommandError(str(error)) from None
+    finally:
+        progress.stop()
     if args.json:
         text = render_compare_json(report, args.pool)
     else:
         render = render_compare_markdown if args.markdown else render_compare_text
         text = render(report, args.pool, args.verbose)
     sys.stdout.write(text.rstrip("\n") + "\n")
+    sys.stdout.flush()  # a closed pipe shows here, before the summary line
+    progress.close()
     return fail("no labelled case found", EXIT_FAILED) if report.cases == 0 else 0

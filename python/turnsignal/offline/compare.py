@@ -29,6 +29,7 @@ from turnsignal.offline.eval import (
 )
 from turnsignal.offline.metrics import CHANGE, CONTINUATION, LABELS, Confusion
 from turnsignal.offline.pool import chunked, ordered_map
+from turnsignal.offline.progress import data_sizes
 from turnsignal.offline.replay import build_signal
 from turnsignal.offline.splits import OTHER, SPLIT_GROUPS, TEST, TUNE, split_group
 
@@ -202,8 +203,10 @@ def _score(case: Dict[str, Any]) -> Optional[Tuple[str, str, str, Tuple[str, ...
     return source, split, label, tuple(r.class_.value for r in results)
 
 
-def _score_chunk(chunk: List[Tuple[str, int, bytes]]) -> List[Any]:
-    return [read_line(file, number, raw, _score) for file, number, raw in chunk]
+def _score_chunk(chunk: List[Tuple[str, int, bytes]]) -> Tuple[List[Any], int]:
+    """The chunk's cases scored, and the bytes it held (for progress)."""
+    return ([read_line(file, number, raw, _score) for file, number, raw in chunk],
+            sum(len(raw) for _, _, raw in chunk))
 
 
 def _base_rule(config: Optional[ConfigSource], rule: Optional[str]) -> TopicContinuityRule:
@@ -221,11 +224,12 @@ def compare_evaluators(paths: Iterable[PathLike], evaluators: Sequence[str], *,
                        config: Optional[ConfigSource] = None, rule: Optional[str] = None,
                        splits: str = "all", knobs: bool = True, jobs: int = 1,
                        implementation: Optional[str] = None,
-                       format: str = "openai") -> CompareReport:
+                       format: str = "openai", progress: Optional[Any] = None) -> CompareReport:
     """Score every selected case under ``paths`` with each evaluator (and
     lexical.2's knob settings), from the base ``rule`` of ``config`` (default:
     its first rule, or the embedded default). ``splits``: ``tune``, ``test``
-    or ``all`` (see ``turnsignal.offline.splits``)."""
+    or ``all`` (see ``turnsignal.offline.splits``). ``progress`` (a
+    ``RunProgress``) is told the bytes to read and how far the run is."""
     if splits not in SELECTIONS:
         raise ValueError(f"splits must be one of {', '.join(SELECTIONS)}")
     if not evaluators:
@@ -239,10 +243,14 @@ def compare_evaluators(paths: Iterable[PathLike], evaluators: Sequence[str], *,
                            [str(f) for f in files], splits)
     report.skipped = skipped
     started = time.perf_counter()
+    if progress is not None:
+        progress.add_total(data_sizes(files))
     chunks = chunked(_iter_raw(files), _CHUNK_SIZE)
-    for items in ordered_map(_score_chunk, chunks, jobs=jobs, initializer=_init_worker,
-                             initargs=(rules, signal.implementation, splits, format)):
+    for items, nbytes in ordered_map(_score_chunk, chunks, jobs=jobs, initializer=_init_worker,
+                                     initargs=(rules, signal.implementation, splits, format)):
         for item in items:
             report.add(item)
+        if progress is not None:
+            progress.update(nbytes, len(items))
     report.elapsed_s = time.perf_counter() - started
     return report

@@ -43,6 +43,7 @@ from turnsignal.offline.baseline import baseline_class
 from turnsignal.offline.dataset_files import Skipped, sort_files
 from turnsignal.offline.metrics import CHANGE, LABELS, Confusion, ScoreCounts
 from turnsignal.offline.pool import chunked, ordered_map
+from turnsignal.offline.progress import data_sizes
 from turnsignal.offline.replay import build_signal
 
 __all__ = [
@@ -228,8 +229,11 @@ def _score_line(file: str, number: int, raw: bytes) -> Union[Scored, Invalid]:
         _WORKER["signal"], _WORKER["rule"], case, _WORKER["format"]))
 
 
-def _score_chunk(chunk: List[Tuple[str, int, bytes]]) -> List[Union[Scored, Invalid]]:
-    return [_score_line(file, number, raw) for file, number, raw in chunk]
+def _score_chunk(chunk: List[Tuple[str, int, bytes]],
+                 ) -> Tuple[List[Union[Scored, Invalid]], int]:
+    """The chunk's cases scored, and the bytes it held (for progress)."""
+    return ([_score_line(file, number, raw) for file, number, raw in chunk],
+            sum(len(raw) for _, _, raw in chunk))
 
 
 class NoSuchRule(ValueError):
@@ -248,21 +252,26 @@ def _rule_index(signal: Any, rule: Optional[str]) -> int:
 def evaluate_dataset(paths: Iterable[PathLike], *, config: Optional[ConfigSource] = None,
                      rule: Optional[str] = None, jobs: int = 1,
                      implementation: Optional[str] = None, format: str = "openai",
-                     ) -> EvalReport:
+                     progress: Optional[Any] = None) -> EvalReport:
     """Score every case under ``paths`` with ``rule`` (default: the first
     rule of ``config``, or the embedded default rule) and the baseline.
     Invalid cases are counted and listed, never fatal; files with no
-    labelled case are skipped (``report.skipped``)."""
+    labelled case are skipped (``report.skipped``). ``progress`` (a
+    ``RunProgress``) is told the bytes to read and how far the run is."""
     files, skipped = sort_files(paths)
     signal = build_signal(config, implementation)
     index = _rule_index(signal, rule)
     report = EvalReport(signal.rules[index].name, signal.implementation, [str(f) for f in files])
     report.skipped = skipped
     started = time.perf_counter()
+    if progress is not None:
+        progress.add_total(data_sizes(files))
     chunks = chunked(_iter_raw(files), _CHUNK_SIZE)
-    for items in ordered_map(_score_chunk, chunks, jobs=jobs, initializer=_init_worker,
-                             initargs=(config, signal.implementation, index, format)):
+    for items, nbytes in ordered_map(_score_chunk, chunks, jobs=jobs, initializer=_init_worker,
+                                     initargs=(config, signal.implementation, index, format)):
         for item in items:
             report.add(item)
+        if progress is not None:
+            progress.update(nbytes, len(items))
     report.elapsed_s = time.perf_counter() - started
     return report
