@@ -76,6 +76,18 @@ def test_invalid_then_valid_retries_with_validation_error(run: Any, server: Stub
     assert "missing keys" in block
 
 
+@pytest.mark.parametrize("deep", ["[" * 1000 + "]" * 1000,
+                                  '{"reasoning": ' + "[" * 16000 + "]" * 16000 + "}"])
+def test_a_deeply_nested_answer_falls_back(deep: str, run: Any, server: StubServer) -> None:
+    """2 KB (or 32 KB) of brackets: the parse is bounded before it starts, so
+    the answer is invalid (retried, then the fallback), never a RecursionError."""
+    server.load(reply(deep), reply(deep))
+    decision = run()
+    assert (decision.source, decision.basis, decision.attempts) == \
+        (Source.FALLBACK, Basis.INVALID_OUTPUT, 2)
+    assert decision.error == "the answer nests arrays or objects more than 8 deep"
+
+
 def test_always_invalid_falls_back(run: Any, server: StubServer,
                                    caplog: pytest.LogCaptureFixture) -> None:
     server.load(reply("I think it is drift."), reply("still not JSON"))
