@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from conftest import IN_CI
-from drift_helpers import PLAIN, answer
+from drift_helpers import PLAIN, answer, threads_left_after_trickling_calls
 from drift_stub_server import StubServer, cut_body, reply, serving, slow, status
 from turnsignal.drift import Action, Basis, Classification, DriftClassifier, OpenAIModel, Source
 
@@ -190,3 +190,11 @@ def test_adapter_rejects_a_non_client() -> None:
     with pytest.raises(ValueError, match="response_format"):
         OpenAIModel(openai.OpenAI(api_key="k", base_url="http://127.0.0.1:9/v1"), "m",
                     response_format="yaml")
+
+
+def test_no_thread_outlives_its_call_on_a_trickling_server(server: StubServer) -> None:
+    """The client bounds each read, not the answer: the adapter reads the body
+    itself and stops at the budget, so its thread ends with the call."""
+    model = OpenAIModel(openai.OpenAI(base_url=server.base_url, api_key="test-key"),
+                        "stub-model")
+    assert threads_left_after_trickling_calls(server, model) == 0

@@ -30,7 +30,7 @@ def register(subparsers: Any) -> None:
                        help="classify with this model through the openai client "
                             "(OPENAI_API_KEY; --base-url for a compatible server)")
     model.add_argument("--litellm-model", metavar="NAME",
-                       help="classify with this model through litellm.completion")
+                       help="classify with this model through LiteLLM (docs/drift.md)")
     parser.add_argument("--base-url", metavar="URL",
                         help="OpenAI-compatible endpoint (openai) or api_base (litellm)")
     parser.add_argument("--timeout", type=_seconds, default=0.5, metavar="SECONDS",
