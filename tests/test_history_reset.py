@@ -372,6 +372,56 @@ def test_apply_turn_holds_the_decision_through_a_tool_loop(signal: TopicContinui
     assert HistoryReset().apply_turn(follow, signal).gate is ResetGate.NOT_CHANGE
 
 
+def _exchange(format: str, ids: List[str]) -> List[Dict[str, Any]]:
+    """One tool exchange: calls with ``ids``, then their results."""
+    if format == "anthropic":
+        return [{"role": "assistant", "content": [
+                    {"type": "tool_use", "id": i, "name": "read_file", "input": {}} for i in ids]},
+                {"role": "user", "content": [
+                    {"type": "tool_result", "tool_use_id": i, "content": "ok"} for i in ids]}]
+    if format == "responses":
+        return [*[{"type": "function_call", "call_id": i, "name": "read_file",
+                   "arguments": "{}"} for i in ids],
+                *[{"type": "function_call_output", "call_id": i, "output": "ok"} for i in ids]]
+    return [{"role": "assistant", "content": None, "tool_calls": [
+                {"id": i, "type": "function", "function": {"name": "read_file", "arguments": "{}"}}
+                for i in ids]},
+            *[{"role": "tool", "tool_call_id": i, "content": "ok"} for i in ids]]
+
+
+def _per_turn_ids(format: str) -> Dict[str, Any]:
+    """Two turns of tool work whose calls are numbered per turn (``call_0``,
+    ``call_1`` every turn, as some providers do), then a change."""
+    items: List[Dict[str, Any]] = []
+    for text in ("Fix parse_config in config_loader.go", "Run the tests for config_loader.go"):
+        items += [{"role": "user", "content": text}, *_exchange(format, ["call_0", "call_1"]),
+                  {"role": "assistant", "content": "Done."}]
+    items.append({"role": "user", "content": CHANGE})
+    return {"input" if format == "responses" else "messages": items}
+
+
+@pytest.mark.parametrize("format", ["openai", "anthropic", "responses"])
+def test_call_ids_repeated_across_turns_pair_by_position(signal: TopicContinuity,
+                                                        format: str) -> None:
+    """Providers that number tool calls per turn reuse call_0 every turn: the
+    pairs are unambiguous by position, so the reset applies; two calls with
+    one id waiting at once cannot be paired, and nothing is rewritten."""
+    request = _per_turn_ids(format)
+    key = "input" if format == "responses" else "messages"
+    outcome = HistoryReset().apply(request, signal.evaluate(request, format), format)
+    assert (outcome.gate, outcome.removed_turns) == (ResetGate.APPLIED, 2)
+    assert outcome.request[key] == [{"role": "user", "content": CHANGE}]
+    tools = _exchange(format, ["call_0", "call_1"])  # call_0 again, in the live turn
+    later = HistoryReset().apply_turn(dict(request, **{key: [*request[key], *tools]}), signal,
+                                      format)
+    assert (later.gate, later.basis) == (ResetGate.APPLIED, "turn_opening")
+    assert later.request[key] == [{"role": "user", "content": CHANGE}, *tools]
+    twice = _exchange(format, ["call_0", "call_0"])  # two call_0 waiting at once
+    outcome = HistoryReset().apply_turn(dict(request, **{key: [*request[key], *twice]}), signal,
+                                        format)
+    assert (outcome.gate, outcome.applied) == (ResetGate.WOULD_BE_INVALID, False)
+
+
 class CountedMessage(dict):
     """A message that counts the reset's reads: its scanners read messages
     with ``.get``, which the decoders never call on a dict subclass."""
