@@ -76,6 +76,7 @@ def test_plain_request_has_no_route(tmp_path: Path, implementation: str,
                            "--implementation", implementation], capsys)
     assert status == 0
     assert out.splitlines() == [
+        "topic continuity: no rule in the configuration (routing.signals.topic_continuity)",
         "conversation:",
         "  multi_turn_user = 1 (not matched)",
         "  has_developer_message = 0.0 (not matched)",
