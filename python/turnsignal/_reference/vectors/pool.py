@@ -12,7 +12,6 @@ from turnsignal._reference.vectors.wordpiece import Vocab
 from turnsignal._reference.vectors.wordpiece_tables import MAX_TOKENS
 
 
-
 class VectorTable(Protocol):
     """What pooling reads of ``table.VectorTable`` (named here, not imported:
     the table imports this module, and an import may not close a circle)."""
