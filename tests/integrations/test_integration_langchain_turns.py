@@ -10,6 +10,7 @@ loop; the reset must not decide again on the rewritten history.
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Iterator, List, Tuple
 
 import pytest
@@ -26,7 +27,12 @@ from langchain.agents.middleware import (  # noqa: E402
     SummarizationMiddleware,
 )
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel  # noqa: E402
-from langchain_core.messages import AIMessage, HumanMessage, ToolMessage  # noqa: E402
+from langchain_core.messages import (  # noqa: E402
+    AIMessage,
+    ChatMessage,
+    HumanMessage,
+    ToolMessage,
+)
 from langchain_core.tools import tool  # noqa: E402
 from pydantic import Field  # noqa: E402
 
@@ -196,3 +202,32 @@ def test_a_summary_alone_is_never_the_live_turn(signal: TopicContinuity) -> None
     middleware = HistoryResetMiddleware(signal, on_outcome=lambda e, o: outcomes.append(o))
     assert middleware.before_model(state, None) is None
     assert outcomes == []  # no turn opening: nothing decided
+
+
+def test_a_chat_message_with_the_user_role_opens_a_turn(signal: TopicContinuity) -> None:
+    messages = _state("plan a hiking trip", continuation=False)
+    messages[-1] = ChatMessage(messages[-1].content, role="user", id="live")
+    update = HistoryResetMiddleware(signal).before_model({"messages": messages}, None)
+    assert update is not None and [m.id for m in update["messages"]] == ["h0", "a0"]
+
+
+def test_threads_sharing_a_middleware_each_keep_their_turn_decision(
+        signal: TopicContinuity) -> None:
+    """One instance serves every thread of an agent: turns opening and
+    continuing on 4 threads at once each get the decision they opened with."""
+    middleware = HistoryResetMiddleware(signal)
+
+    def turn(index: int) -> Tuple[bool, bool]:
+        opening = f"trip {index}"
+        state = _state(opening, continuation=False)
+        if index % 2:  # a follow-up of the first task instead of a change
+            state[-1] = HumanMessage(f"Now make parse_config accept {index} comments",
+                                     id=opening)
+        opened = middleware.before_model({"messages": state}, None) is not None
+        later = _state(opening, continuation=True)
+        later[2] = state[-1]
+        return opened, middleware.before_model({"messages": later}, None) is not None
+
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        results = list(pool.map(turn, range(200)))
+    assert results == [(index % 2 == 0, index % 2 == 0) for index in range(200)]

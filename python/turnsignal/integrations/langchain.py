@@ -62,6 +62,7 @@ SUMMARY_SOURCE = "summarization"
 
 _ROLES = {"system": "system", "human": "user", "ai": "assistant", "tool": "tool",
           "developer": "developer", "function": "function"}
+_INSTRUCTIONS = ("system", "developer")
 #: LangChain content-block types → the OpenAI part type the decoder knows.
 _PARTS = {"text": "text", "image": "image_url", "image_url": "image_url",
           "audio": "input_audio", "file": "file"}
@@ -98,12 +99,20 @@ def _is_summary(message: Any) -> bool:
             and extra.get("lc_source") == SUMMARY_SOURCE)
 
 
-def _one(message: Any) -> Dict[str, Any]:
-    # A summary reads as an assistant message: what came before, which
-    # opens no turn and goes with the prior turns on a reset.
-    role = "assistant" if _is_summary(message) else _ROLES.get(message.type)
+def _role(message: Any) -> Optional[str]:
+    """The OpenAI role a message is read as (``None``: unsupported). A
+    summary reads as an assistant message: what came before, which opens no
+    turn and goes with the prior turns on a reset."""
+    if _is_summary(message):
+        return "assistant"
+    role = _ROLES.get(message.type)
     if role is None and message.type == "chat":
         role = _ROLES.get(getattr(message, "role", ""), getattr(message, "role", ""))
+    return role
+
+
+def _one(message: Any) -> Dict[str, Any]:
+    role = _role(message)
     if role is None:
         raise ValueError("unsupported message type")
     wire: Dict[str, Any] = {"role": role, "content": _content(message.content)}
@@ -161,11 +170,10 @@ class _TurnRecords:
 
 
 def _opening(messages: Sequence[Any]) -> Optional[int]:
-    """The index of the message that opened the live turn: the newest
-    ``HumanMessage`` that is not a summary (``None``: there is none)."""
+    """The index of the message that opened the live turn: the newest user
+    message that is not a summary (``None``: there is none)."""
     for index in range(len(messages) - 1, -1, -1):
-        message = messages[index]
-        if message.type == "human" and not _is_summary(message):
+        if _role(messages[index]) == "user":
             return index
     return None
 
@@ -173,7 +181,7 @@ def _opening(messages: Sequence[Any]) -> Optional[int]:
 def _opens_now(messages: Sequence[Any], opening: int) -> bool:
     """The turn opens with this model call: nothing but system messages after
     its opening."""
-    return all(message.type == "system" for message in messages[opening + 1:])
+    return all(_role(message) in _INSTRUCTIONS for message in messages[opening + 1:])
 
 
 def _turn_key(message: Any) -> Optional[Hashable]:
@@ -195,7 +203,14 @@ class _Reset:
 
     def removed(self, messages: Sequence[Any]) -> List[int]:
         """The indexes of the messages this model call must not see (empty:
-        keep the history)."""
+        keep the history). Never raises: a failure keeps the history."""
+        try:
+            return self._removed(messages)
+        except Exception as error:
+            self.step.failed(error)
+            return []
+
+    def _removed(self, messages: Sequence[Any]) -> List[int]:
         opening = _opening(messages)
         if opening is None:
             return []  # the opening was summarised away: keep
