@@ -168,15 +168,15 @@ def evaluate_session_resets(folder: Any, *, evaluators: Sequence[str] = EVALUATO
 
 def _signals(evaluators: Sequence[str], implementation: Optional[str],
              ) -> Dict[str, TopicContinuity]:
-    """One signal per evaluator: the embedded default rule with its
-    ``evaluator`` set (lexical.1's is the embedded rule itself)."""
-    base = TopicContinuity(implementation=implementation).rules[0]
+    """One signal per evaluator: the default rule naming it, read as a
+    configuration is (so an evaluator's own defaults apply; lexical.1's is
+    the embedded default rule)."""
     signals = {}
     for evaluator in evaluators:
         if evaluator not in EVALUATORS:
             raise ResetEvalError(f"unknown evaluator {evaluator!r}; known: "
                                  + ", ".join(EVALUATORS))
-        rule = dataclasses.replace(base, evaluator=evaluator, change_evidence=None)
+        rule = {"name": "topic_boundary", "evaluator": evaluator}
         signals[evaluator] = TopicContinuity([rule], implementation=implementation)
     return signals
 
