@@ -81,6 +81,8 @@ from turnsignal.offline.compare_report import _side_row, knob_tables  # noqa: E4
 from turnsignal.offline.eval import evaluate_dataset  # noqa: E402
 from turnsignal.offline.metrics import Confusion  # noqa: E402
 from turnsignal.offline.report import _markdown_table, render_markdown  # noqa: E402
+from turnsignal.offline.reset_eval import evaluate_session_resets  # noqa: E402
+from turnsignal.offline.reset_eval_report import render_resets_markdown  # noqa: E402
 from turnsignal.offline.splits import TEST, TUNE, split_group  # noqa: E402
 
 TEMPLATE = ROOT / "scripts" / "quality_template.md"
@@ -182,7 +184,19 @@ def knobs(report: CompareReport, kind: str) -> str:
     return "\n".join(parts).rstrip()
 
 
-def render(report: CompareReport, template: str, baseline: str = "") -> str:
+#: The follow-up battery, committed with the tests (docs/followup-battery.md).
+BATTERY = ROOT / "tests" / "data" / "followups"
+
+
+def session_resets(datasets: Path) -> str:
+    """``turnsignal eval --sessions datasets/claude-code --battery
+    tests/data/followups --markdown``: resets per evaluator and gate."""
+    return render_resets_markdown(evaluate_session_resets(datasets / "claude-code",
+                                                          battery=BATTERY))
+
+
+def render(report: CompareReport, template: str, baseline: str = "",
+           resets: str = "") -> str:
     fills: Dict[str, str] = {
         "machine": (f"{platform.machine()}, {os.cpu_count()} CPUs, Python "
                     f"{platform.python_version()}, implementation {report.implementation}"),
@@ -194,6 +208,7 @@ def render(report: CompareReport, template: str, baseline: str = "") -> str:
         "tune_knobs": knobs(report, TUNE),
         "reference": reference_table(report),
         "baseline": baseline.rstrip(),
+        "session_resets": resets.rstrip(),
     }
     text = template
     for key, value in fills.items():
@@ -227,7 +242,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     report = run(datasets, args.jobs, "all")
     files = [datasets / source / "cases.jsonl.gz" for source in SOURCES]
     baseline = render_markdown(evaluate_dataset(files, jobs=args.jobs))
-    text = render(report, args.template.read_text(encoding="utf-8"), baseline)
+    text = render(report, args.template.read_text(encoding="utf-8"), baseline,
+                  session_resets(datasets))
     args.output.write_text(text, encoding="utf-8")
     print(f"wrote {args.output} ({report.cases} cases)")
     return 0

@@ -115,7 +115,7 @@ def test_middleware_resets_the_state_for_the_whole_turn(signal: TopicContinuity)
     assert kinds(model.received[1]) == ["system", "human", "ai", "tool"]
     assert kinds(result["messages"]) == ["human", "ai", "tool", "ai"]  # the state itself
     assert result["messages"][0].content == CHANGE
-    assert [o.gate for o in outcomes] == [ResetGate.APPLIED, ResetGate.NOT_CHANGE]
+    assert [o.gate for o in outcomes] == [ResetGate.APPLIED]  # one decision for the turn
     assert outcomes[0].removed_messages == 4
 
 
@@ -243,10 +243,9 @@ def test_pre_model_hook_can_leave_the_state_alone(signal: TopicContinuity) -> No
         signal, update_state=False, on_outcome=lambda ev, out: outcomes.append(out)))
     result = agent.invoke({"messages": history()})
     assert kinds(model.received[0]) == ["system", "human"]
-    # The tool loop's second call decides on the turn's opening: same history.
+    # The tool loop's second call applies the decision the turn opened with.
     assert kinds(model.received[1]) == ["system", "human", "ai", "tool"]
-    assert [(o.applied, o.basis) for o in outcomes] == [(True, "request"),
-                                                        (True, "turn_opening")]
+    assert [(o.applied, o.basis) for o in outcomes] == [(True, "request")]
     assert len(result["messages"]) == 8  # the state still holds everything
 
 

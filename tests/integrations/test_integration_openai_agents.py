@@ -99,3 +99,26 @@ def test_unreadable_input_passes_unchanged(stub: UpstreamStub) -> None:
                                                     instructions=None),
         agent=None, context=None)
     assert HistoryResetFilter()(data) is data.model_data
+
+
+def _before_live(items: List[Any], live: str) -> List[Any]:
+    """What a call sent before the live turn's user item."""
+    index = next(i for i, item in enumerate(items) if item.get("content") == live)
+    return items[:index]
+
+
+@pytest.mark.parametrize("live, prior_items", [(CHANGE, 0), (FOLLOW_UP, 4)])
+def test_a_client_that_rewrites_nothing_gets_one_decision_per_turn(
+        stub: UpstreamStub, implementation: str, live: str, prior_items: int) -> None:
+    """A stateless client (the SDK resends every item each call) across a
+    tool loop of three model calls: every call is sent the same history
+    before the live turn, whether the turn reset it or kept it. Nothing is
+    stored: each call decides from the turn's opening, which it resends as it was."""
+    stub.clear()
+    stub.queue_call("call_a", "search_trails")
+    stub.queue_call("call_b", "search_trails")
+    run(stub, history(live), HistoryResetFilter(TopicContinuity(implementation=implementation)))
+    calls = sent(stub)
+    assert len(calls) == 3
+    assert [len(_before_live(items, live)) for items in calls] == [prior_items] * 3
+    assert [len(items) for items in calls] == [prior_items + 1 + 2 * n for n in range(3)]

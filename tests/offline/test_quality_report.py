@@ -14,6 +14,7 @@ from types import ModuleType
 import pytest
 
 from support.environment import ROOT
+from support.labelled_sessions import sessions_folder
 
 HISTORY = [{"role": "user", "content": "I need a cheap hotel in the north."},
            {"role": "assistant", "content": "The Acorn is cheap. Is there anything else?"}]
@@ -44,6 +45,7 @@ def shared(tmp_path: Path) -> Path:
         folder = tmp_path / "datasets" / source
         folder.mkdir(parents=True)
         (folder / "cases.jsonl.gz").write_bytes(gzip.compress("\n".join(lines).encode()))
+    sessions_folder(tmp_path / "datasets" / "claude-code")
     return tmp_path
 
 
@@ -53,7 +55,7 @@ def test_every_table_is_filled(shared: Path, tmp_path: Path, monkeypatch: pytest
     template = tmp_path / "template.md"
     template.write_text("\n".join("{{" + key + "}}" for key in (
         "machine", "cases", "targets", "test_side", "tune_side", "test_knobs", "tune_knobs",
-        "reference", "baseline")), encoding="utf-8")
+        "reference", "baseline", "session_resets")), encoding="utf-8")
     output = tmp_path / "quality.md"
     assert _script().main(["--output", str(output), "--template", str(template)]) == 0
     assert "quality_report: turnsignal " in capsys.readouterr().err  # which one, and why
@@ -64,6 +66,7 @@ def test_every_table_is_filled(shared: Path, tmp_path: Path, monkeypatch: pytest
     assert "| trec_cast: continuation recall | 1.000 | ≥ 0.25 | met |" in text
     assert "TEST splits, change side" in text and "TUNE splits, change side" in text
     assert "| multiwoz | val | lexical.2 |" in text
+    assert "| lexical.1 | explicit_marker | 2 | 1 | 1 | 0 |" in text  # the sessions' resets
 
 
 def test_it_says_which_turnsignal_it_runs_and_why(tmp_path: Path,
@@ -102,5 +105,6 @@ def test_an_unfilled_placeholder_is_an_error(shared: Path, tmp_path: Path,
 
 def test_the_committed_template_is_complete() -> None:
     template = (ROOT / "scripts" / "quality_template.md").read_text(encoding="utf-8")
-    for key in ("targets", "test_side", "tune_side", "test_knobs", "tune_knobs", "reference"):
+    for key in ("targets", "test_side", "tune_side", "test_knobs", "tune_knobs", "reference",
+                "session_resets"):
         assert "{{" + key + "}}" in template

@@ -10,6 +10,7 @@ from typing import Any
 from turnsignal.cli._args import add_implementation, add_jobs, add_rules_config
 from turnsignal.cli._exit import EXIT_FAILED, CommandError, fail
 from turnsignal.cli._report import write_report
+from turnsignal.cli.eval_sessions import register_options as register_sessions
 from turnsignal.config.evaluators import EVALUATORS
 from turnsignal.offline.compare import DEFAULT_POOL, compare_evaluators
 from turnsignal.offline.compare_report import (
@@ -32,7 +33,7 @@ def register(subparsers: Any) -> None:
                     "precision/recall/F1, continuation precision/recall, answered rate "
                     "(unknown is an abstention), ROC AUC of combined_score, confusion "
                     "counts and reasons, beside the naive Jaccard baseline.")
-    parser.add_argument("paths", nargs="+", metavar="LABELED.jsonl|DIR",
+    parser.add_argument("paths", nargs="*", metavar="LABELED.jsonl|DIR",
                         help="files of labelled cases, or folders searched recursively (files "
                              "with no labelled case, such as Claude Code session logs, are "
                              "skipped and counted by kind)")
@@ -67,6 +68,7 @@ def register(subparsers: Any) -> None:
                               + ",".join(DEFAULT_POOL) + ")")
     compare.add_argument("--no-knobs", action="store_true",
                          help="leave out the knob settings (faster)")
+    register_sessions(parser)
     parser.set_defaults(handler=run)
 
 
@@ -87,6 +89,14 @@ def _evaluators(text: str) -> tuple:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.sessions:
+        from turnsignal.cli.eval_sessions import run as run_sessions
+
+        return run_sessions(args)
+    if args.battery:
+        raise CommandError("--battery needs --sessions DIR")
+    if not args.paths:
+        raise CommandError("name at least one LABELED.jsonl|DIR (or --sessions DIR)")
     if args.segmentation:
         from turnsignal.cli.eval_segmentation import run as run_segmentation
 

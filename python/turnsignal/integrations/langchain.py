@@ -9,7 +9,16 @@
   (``create_react_agent(..., pre_model_hook=history_reset_hook())``). By
   default it updates the state the same way; with ``update_state=False`` it
   only changes what the model sees (``llm_input_messages``), and the
-  decision is held for the whole turn (``HistoryReset.apply_turn``).
+  decision is held for the whole turn.
+
+One decision per turn: it is made when the turn opens (the newest message is
+the user's) and recorded under the opening message's id; every later model
+call of the same turn (the tool loop) applies the recorded decision instead
+of deciding again, whatever ran in between. A summary written by LangChain's
+``SummarizationMiddleware`` (a ``HumanMessage`` whose ``additional_kwargs``
+say ``lc_source: summarization``) is history, read as an assistant message:
+it never opens a turn. A turn whose opening is gone (summarised away) or was
+never seen opening keeps its history (the cheap mistake).
 
 The messages (``SystemMessage``, ``HumanMessage``, ``AIMessage`` with
 ``tool_calls`` or a legacy ``function_call``, ``ToolMessage``, and the legacy
@@ -27,7 +36,9 @@ the history as it is.
 from __future__ import annotations
 
 import json
-from typing import Any, Callable, Dict, List, Optional, Sequence, Union
+import threading
+from collections import OrderedDict
+from typing import Any, Callable, Dict, FrozenSet, Hashable, List, Optional, Sequence, Union
 
 from turnsignal.history_reset import HistoryReset
 from turnsignal.integrations._optional import require
@@ -38,10 +49,20 @@ from turnsignal.topic_continuity import TopicContinuity
 _messages = require("langchain_core.messages", "langchain")
 _middleware = require("langchain.agents.middleware", "langchain")
 
-__all__ = ["HistoryResetMiddleware", "history_reset_hook", "to_openai_messages"]
+__all__ = ["MAX_TURN_RECORDS", "HistoryResetMiddleware", "history_reset_hook",
+           "to_openai_messages"]
+
+#: The turn decisions one middleware (or hook) remembers, newest used kept:
+#: more than the turns in flight at once in any one process we know of. A
+#: turn whose record was dropped keeps its history for its later model calls.
+MAX_TURN_RECORDS = 1024
+#: What ``SummarizationMiddleware`` writes in its summary message's
+#: ``additional_kwargs["lc_source"]``.
+SUMMARY_SOURCE = "summarization"
 
 _ROLES = {"system": "system", "human": "user", "ai": "assistant", "tool": "tool",
           "developer": "developer", "function": "function"}
+_INSTRUCTIONS = ("system", "developer")
 #: LangChain content-block types → the OpenAI part type the decoder knows.
 _PARTS = {"text": "text", "image": "image_url", "image_url": "image_url",
           "audio": "input_audio", "file": "file"}
@@ -71,10 +92,27 @@ def _tool_calls(message: Any) -> List[Dict[str, Any]]:
             for call in calls]
 
 
-def _one(message: Any) -> Dict[str, Any]:
+def _is_summary(message: Any) -> bool:
+    """A summary written by ``SummarizationMiddleware``: history, never a turn."""
+    extra = getattr(message, "additional_kwargs", None)
+    return (message.type == "human" and isinstance(extra, dict)
+            and extra.get("lc_source") == SUMMARY_SOURCE)
+
+
+def _role(message: Any) -> Optional[str]:
+    """The OpenAI role a message is read as (``None``: unsupported). A
+    summary reads as an assistant message: what came before, which opens no
+    turn and goes with the prior turns on a reset."""
+    if _is_summary(message):
+        return "assistant"
     role = _ROLES.get(message.type)
     if role is None and message.type == "chat":
         role = _ROLES.get(getattr(message, "role", ""), getattr(message, "role", ""))
+    return role
+
+
+def _one(message: Any) -> Dict[str, Any]:
+    role = _role(message)
     if role is None:
         raise ValueError("unsupported message type")
     wire: Dict[str, Any] = {"role": role, "content": _content(message.content)}
@@ -101,41 +139,117 @@ def to_openai_messages(messages: Sequence[Any]) -> List[Dict[str, Any]]:
     return [_one(message) for message in messages]
 
 
-def _removal(messages: Sequence[Any], wire: List[Dict[str, Any]],
-             kept_wire: List[Dict[str, Any]]) -> List[Any]:
-    """The state update that removes what the reset removed: one
-    ``RemoveMessage`` per removed message (every state message has an id)."""
-    kept = {id(item) for item in kept_wire}
-    removed = [message for message, item in zip(messages, wire) if id(item) not in kept]
-    if all(message.id for message in removed):
-        return [_messages.RemoveMessage(id=message.id) for message in removed]
-    from langgraph.graph.message import REMOVE_ALL_MESSAGES
-
-    survivors = [message for message, item in zip(messages, wire) if id(item) in kept]
-    return [_messages.RemoveMessage(id=REMOVE_ALL_MESSAGES), *survivors]
-
-
 def _messages_of(state: Any) -> Sequence[Any]:
     return state["messages"] if isinstance(state, dict) else state.messages
 
 
+class _TurnRecords:
+    """The decision of each turn seen opening — the ids of the messages it
+    removed, empty to keep — by its opening message: at most
+    ``MAX_TURN_RECORDS``, least recently used dropped first; thread-safe
+    (one middleware serves every thread of an agent)."""
+
+    def __init__(self, size: int = MAX_TURN_RECORDS) -> None:
+        self._size = size
+        self._records: OrderedDict[Hashable, FrozenSet[str]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: Hashable) -> Optional[FrozenSet[str]]:
+        with self._lock:
+            record = self._records.get(key)
+            if record is not None:
+                self._records.move_to_end(key)
+            return record
+
+    def put(self, key: Hashable, removed: FrozenSet[str]) -> None:
+        with self._lock:
+            self._records[key] = removed
+            self._records.move_to_end(key)
+            while len(self._records) > self._size:
+                self._records.popitem(last=False)
+
+
+def _opening(messages: Sequence[Any]) -> Optional[int]:
+    """The index of the message that opened the live turn: the newest user
+    message that is not a summary (``None``: there is none)."""
+    for index in range(len(messages) - 1, -1, -1):
+        if _role(messages[index]) == "user":
+            return index
+    return None
+
+
+def _opens_now(messages: Sequence[Any], opening: int) -> bool:
+    """The turn opens with this model call: nothing but system messages after
+    its opening."""
+    return all(_role(message) in _INSTRUCTIONS for message in messages[opening + 1:])
+
+
+def _turn_key(message: Any) -> Optional[Hashable]:
+    """The opening's id (LangGraph gives every state message one) with its
+    content's hash, so that two threads reusing an id do not share a record.
+    Held in memory only, never logged."""
+    if not message.id:
+        return None
+    return (message.id, hash(repr(message.content)))
+
+
 class _Reset:
-    """The shared work: LangChain messages in, the reset's kept messages out."""
+    """The shared work: LangChain messages in, the indexes to remove out —
+    decided once per turn."""
 
     def __init__(self, step: ResetStep) -> None:
         self.step = step
+        self.records = _TurnRecords()
 
-    def plan(self, messages: Sequence[Any]) -> Optional[Dict[str, Any]]:
-        """None when nothing changes; else ``{"wire", "kept_wire"}``."""
+    def removed(self, messages: Sequence[Any]) -> List[int]:
+        """The indexes of the messages this model call must not see (empty:
+        keep the history). Never raises: a failure keeps the history."""
+        try:
+            return self._removed(messages)
+        except Exception as error:
+            self.step.failed(error)
+            return []
+
+    def _removed(self, messages: Sequence[Any]) -> List[int]:
+        opening = _opening(messages)
+        if opening is None:
+            return []  # the opening was summarised away: keep
+        key = _turn_key(messages[opening])
+        if key is not None:
+            record = self.records.get(key)
+            if record is not None:  # the turn's decision, made when it opened
+                return [index for index, message in enumerate(messages)
+                        if message.id in record]
+            if not _opens_now(messages, opening):
+                return []  # a turn not seen opening: keep
+        removed = self._decide(messages)
+        if key is not None:
+            self.records.put(key, frozenset(messages[index].id for index in removed))
+        return removed
+
+    def _decide(self, messages: Sequence[Any]) -> List[int]:
         try:
             wire = to_openai_messages(messages)
         except Exception as error:
             self.step.failed(error)
-            return None
+            return []
         outcome = self.step.run({"messages": wire}, "openai")
         if outcome is None or not outcome.applied:
-            return None
-        return {"wire": wire, "kept_wire": outcome.request["messages"]}
+            return []
+        kept = {id(item) for item in outcome.request["messages"]}
+        return [index for index, item in enumerate(wire) if id(item) not in kept]
+
+
+def _removal(messages: Sequence[Any], removed: List[int]) -> List[Any]:
+    """The state update that removes the messages at ``removed``: one
+    ``RemoveMessage`` each (every state message has an id)."""
+    gone = set(removed)
+    if all(messages[index].id for index in removed):
+        return [_messages.RemoveMessage(id=messages[index].id) for index in removed]
+    from langgraph.graph.message import REMOVE_ALL_MESSAGES
+
+    survivors = [message for index, message in enumerate(messages) if index not in gone]
+    return [_messages.RemoveMessage(id=REMOVE_ALL_MESSAGES), *survivors]
 
 
 class HistoryResetMiddleware(_middleware.AgentMiddleware):  # type: ignore[misc]
@@ -144,8 +258,8 @@ class HistoryResetMiddleware(_middleware.AgentMiddleware):  # type: ignore[misc]
 
     ``signal``: a ``TopicContinuity`` or ``Router`` (default: the embedded
     rule); ``reset``: a ``HistoryReset`` (default ``HistoryReset()``);
-    ``on_outcome(evaluation, outcome)``: called after every model call's
-    decision, e.g. to count outcomes (content-free values)."""
+    ``on_outcome(evaluation, outcome)``: called with each decision — once
+    per turn, when it opens — e.g. to count outcomes (content-free values)."""
 
     def __init__(self, signal: Optional[Union[TopicContinuity, Router]] = None,
                  reset: Optional[HistoryReset] = None, *,
@@ -155,10 +269,10 @@ class HistoryResetMiddleware(_middleware.AgentMiddleware):  # type: ignore[misc]
 
     def before_model(self, state: Any, runtime: Any) -> Optional[Dict[str, Any]]:
         messages = _messages_of(state)
-        plan = self._reset.plan(messages)
-        if plan is None:
+        removed = self._reset.removed(messages)
+        if not removed:
             return None
-        return {"messages": _removal(messages, plan["wire"], plan["kept_wire"])}
+        return {"messages": _removal(messages, removed)}
 
     async def abefore_model(self, state: Any, runtime: Any) -> Optional[Dict[str, Any]]:
         return self.before_model(state, runtime)
@@ -175,15 +289,11 @@ def history_reset_hook(signal: Optional[Union[TopicContinuity, Router]] = None,
 
     def pre_model_hook(state: Any) -> Dict[str, Any]:
         messages = _messages_of(state)
-        plan = worker.plan(messages)
+        removed = worker.removed(messages)
         if update_state:
-            if plan is None:
-                return {}
-            return {"messages": _removal(messages, plan["wire"], plan["kept_wire"])}
-        if plan is None:
-            return {"llm_input_messages": list(messages)}
-        kept = {id(item) for item in plan["kept_wire"]}
-        return {"llm_input_messages": [message for message, item in zip(messages, plan["wire"])
-                                       if id(item) in kept]}
+            return {"messages": _removal(messages, removed)} if removed else {}
+        gone = set(removed)
+        return {"llm_input_messages": [message for index, message in enumerate(messages)
+                                       if index not in gone]}
 
     return pre_model_hook
