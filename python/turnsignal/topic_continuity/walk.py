@@ -132,16 +132,15 @@ class TurnCalls(NamedTuple):
 
     def bind(self, hotpath: ModuleType) -> Turns:
         """The calls of one implementation (looked up once, not per walk)."""
-        return Turns(getattr(hotpath, self.live_turn), getattr(hotpath, self.prior_turn),
-                     self.cues)
+        return getattr(hotpath, self.live_turn), getattr(hotpath, self.prior_turn), self.cues
 
 
-class Turns(NamedTuple):
-    """``TurnCalls`` bound to one implementation's functions."""
-
-    live_turn: Callable[..., Tuple[Any, ...]]
-    prior_turn: Callable[..., Tuple[Any, ...]]
-    cues: Optional[Callable[[Any, List[Any]], Any]]
+#: ``TurnCalls`` bound to one implementation's functions: (live_turn,
+#: prior_turn, cues). A plain tuple, not a NamedTuple: the walk unpacks it on
+#: every evaluation, and CPython 3.11 unpacks only an exact tuple without an
+#: iterator (a NamedTuple cost ~430 instructions per walk, benches/instructions.py).
+Turns = Tuple[Callable[..., Tuple[Any, ...]], Callable[..., Tuple[Any, ...]],
+              Optional[Callable[[Any, List[Any]], Any]]]
 
 
 def _terminal(status: Reason, policy: HistoryPolicy, live_kind: str, excluded: bool = False,
@@ -202,7 +201,9 @@ def walk(doc: Any, live: LiveStart, policy: HistoryPolicy, checkpoint: Checkpoin
     lexical_score = entity_score = combined = max_raw = max_entity = 0.0
     prior = 0
     found_prior = beyond = floor_reached = False
-    extras: List[Any] = []  # the kept turns' ``extra`` fields, newest first
+    # The kept turns' ``extra`` fields, newest first; no list for an evaluator
+    # without cues (lexical.1): one made and freed per walk showed in its count.
+    extras: Optional[List[Any]] = None if cues_of is None else []
     end = live_start
     while True:
         turn -= 1
@@ -251,7 +252,7 @@ def walk(doc: Any, live: LiveStart, policy: HistoryPolicy, checkpoint: Checkpoin
             max_raw = raw
         if entity > max_entity:
             max_entity = entity
-        if extra is not None:
+        if extras is not None:
             extras.append(extra)
         prior += 1
         end = start
@@ -274,7 +275,7 @@ def walk(doc: Any, live: LiveStart, policy: HistoryPolicy, checkpoint: Checkpoin
     features = _new(Features, (prior, input_bytes, live_terms, prose_terms, lexical_score,
                                entity_score, combined, max_raw, max_entity, strong, weak,
                                change_marker, ambiguous, acknowledgement))
-    cues = None if cues_of is None else cues_of(live_extra, extras)
+    cues = None if cues_of is None or extras is None else cues_of(live_extra, extras)
     return _new(Extraction, (None, coverage, scope, features, live_kind, opaque_only, input_bytes,
                              cues))
 
