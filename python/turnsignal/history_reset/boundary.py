@@ -9,13 +9,14 @@ so a request with 100,000 messages costs what one with 1,000 does.
 
 from __future__ import annotations
 
-from typing import Any, List, Mapping, Sequence
+from collections.abc import Mapping
+from typing import Any, Iterator, List, Sequence
 
 from turnsignal.history_reset.view import INSTRUCTION
 from turnsignal.topic_continuity.constants import MAX_CONTENT_BLOCKS, MAX_SCAN_MESSAGES
 
 __all__ = ["BEYOND_REACH", "MAX_BOUNDARY_EVALUATIONS", "MAX_BOUNDARY_TURNS", "MAX_TURN_BLOCKS",
-           "MAX_TURN_ITEMS", "recent_openings"]
+           "MAX_TURN_ITEMS", "openings", "recent_openings"]
 
 #: What is read, from the newest item, to find the user messages that opened
 #: the recent turns: the evaluator's caps, counted over wire items
@@ -37,9 +38,14 @@ _LISTS = ("content", "tool_calls")  # the lists the scanners walk, per item
 
 def _width(item: Any) -> int:
     """The blocks and tool calls scanning ``item`` walks (list lengths only)."""
-    if not isinstance(item, Mapping):
+    if type(item) is not dict and not isinstance(item, Mapping):  # a dict: no ABC check
         return 0
-    return sum(len(value) for value in map(item.get, _LISTS) if isinstance(value, (list, tuple)))
+    width = 0
+    for key in _LISTS:
+        value = item.get(key)
+        if type(value) is list or isinstance(value, (list, tuple)):
+            width += len(value)
+    return width
 
 
 def recent_openings(items: Sequence[Any], wire: Any, limit: int) -> List[int]:
@@ -47,16 +53,24 @@ def recent_openings(items: Sequence[Any], wire: Any, limit: int) -> List[int]:
     newest first, reading at most ``MAX_TURN_ITEMS`` items holding at most
     ``MAX_TURN_BLOCKS`` blocks; ``BEYOND_REACH`` ends the list when a cap
     stopped the reading first. Raises ``Unsafe`` for an unreadable item."""
-    found: List[int] = []
+    return list(openings(items, wire, limit))
+
+
+def openings(items: Sequence[Any], wire: Any, limit: int) -> Iterator[int]:
+    """``recent_openings``, read lazily: a caller that stops early reads no further."""
+    found = 0
     oldest = max(0, len(items) - MAX_TURN_ITEMS)
     blocks = 0
     for index in range(len(items) - 1, oldest - 1, -1):
         blocks += _width(items[index])
         if blocks > MAX_TURN_BLOCKS:
-            return [*found, BEYOND_REACH]
+            yield BEYOND_REACH
+            return
         item = wire.scan_item(items[index])
         if item.starts_turn and item.kind != INSTRUCTION:
-            found.append(index)
-            if len(found) == limit:
-                return found
-    return [*found, BEYOND_REACH] if oldest > 0 else found
+            yield index
+            found += 1
+            if found == limit:
+                return
+    if oldest > 0:
+        yield BEYOND_REACH

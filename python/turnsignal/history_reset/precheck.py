@@ -11,7 +11,8 @@ a turn it passes wrongly costs one bounded evaluation, never a wrong reset.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, FrozenSet, List, Mapping, Optional
+from collections.abc import Mapping
+from typing import Any, Callable, Dict, FrozenSet, List, Optional
 
 from turnsignal.history_reset.policy import (
     MARKER_LEXICAL1,
@@ -33,8 +34,8 @@ _NO_FRAME = 0  # live_cues' request field: no request frame
 def leading_text(item: Any) -> str:
     """The first ``PRECHECK_BYTES`` of a user message's text: its string
     content, or its first text parts (``text`` / ``input_text``), joined."""
-    content = item.get("content") if isinstance(item, Mapping) else None
-    if isinstance(content, str):
+    content = item.get("content") if type(item) is dict or isinstance(item, Mapping) else None
+    if type(content) is str or isinstance(content, str):
         return _cut(content)
     if not isinstance(content, (list, tuple)):
         return ""
@@ -51,7 +52,12 @@ def leading_text(item: Any) -> str:
     return _cut("\n".join(pieces))
 
 
+_SHORT = PRECHECK_BYTES // 4  # characters that always fit: UTF-8 has at most 4 bytes each
+
+
 def _cut(text: str) -> str:
+    if len(text) <= _SHORT:
+        return text
     # A slice of characters first, so a long string is never encoded whole.
     head = text[:PRECHECK_BYTES]
     return head.encode("utf-8", "surrogatepass")[:PRECHECK_BYTES].decode("utf-8", "ignore")

@@ -13,6 +13,7 @@ from turnsignal.history_reset.boundary import (
     MAX_BOUNDARY_TURNS,
     MAX_TURN_BLOCKS,
     MAX_TURN_ITEMS,
+    openings,
     recent_openings,
 )
 from turnsignal.history_reset.formats import FORMATS, rebuild
@@ -157,14 +158,18 @@ class HistoryReset:
         evaluation read (``"auto"``: that one). Never mutates ``request``."""
         format = _choice("format", format, _WIRE_FORMATS)
         try:
-            gate, provenance = self._decide(request, evaluation, format)
-            if gate is not None or provenance is None:
-                return _kept(request, gate or ResetGate.NOT_FROM_REQUEST)
-            return self._remove(request, provenance.format, items_of(request, provenance.format))
+            return self._apply(request, evaluation, format)
         except Exception:
             if self.on_error == "raise":
                 raise
             return _kept(request, ResetGate.ERROR)
+
+    def _apply(self, request: Any, evaluation: Any, format: str,
+               checked: bool = False) -> ResetOutcome:
+        gate, provenance = self._decide(request, evaluation, format, checked)
+        if gate is not None or provenance is None:
+            return _kept(request, gate or ResetGate.NOT_FROM_REQUEST)
+        return self._remove(request, provenance.format, items_of(request, provenance.format))
 
     def apply_turn(self, request: Any, signal: Any, format: str = "auto", *,
                    evaluation: Any = None, request_id: Optional[str] = None,
@@ -195,7 +200,7 @@ class HistoryReset:
                 if outcome.basis == BASIS_REQUEST:
                     return outcome  # the opening lies beyond reach: so do older turns
             else:
-                outcome = self.apply(request, evaluation, concrete)
+                outcome = self._apply(request, evaluation, concrete, checked=True)
             if outcome.gate not in _VERDICT_GATES or result.reason in _NO_LIVE_TURN:
                 return outcome
             return self._earlier(request, calls, result, outcome)
@@ -224,14 +229,18 @@ class HistoryReset:
             return ResetGate.WRONG_SIGNAL, None
         return result, evaluation._provenance
 
-    def _decide(self, request: Any, evaluation: Any, format: str) -> _Decision:
+    def _decide(self, request: Any, evaluation: Any, format: str,
+                checked: bool = False) -> _Decision:
+        """Gates 1–9. ``checked``: the caller knows the evaluation is of this
+        very request (it just checked, or it made the request it evaluated)."""
         result, provenance = self._pick(evaluation)
         if isinstance(result, ResetGate):
             return result, None
         gates = self._gates.get((result.schema_version, result.evaluator_version))
         if gates is None:
             return ResetGate.UNSUPPORTED_VERSION, None
-        if provenance is None or not provenance.matches(request, _concrete(format, provenance)):
+        if provenance is None or not (checked or provenance.matches(
+                request, _concrete(format, provenance))):
             return ResetGate.NOT_FROM_REQUEST, None
         if result.fallback:
             return ResetGate.FALLBACK, provenance
@@ -289,7 +298,7 @@ class HistoryReset:
         if not openings:
             return _kept(request, ResetGate.WOULD_BE_INVALID, BASIS_TURN_OPENING), result
         if openings[0] == BEYOND_REACH:
-            return self.apply(request, evaluation, calls.format), result
+            return self._apply(request, evaluation, calls.format, checked=True), result
         live = openings[0]
         gate, verdict = self._verdict_at(request, items, live, calls)
         if gate is not None:
@@ -303,7 +312,7 @@ class HistoryReset:
         ``opening``, evaluated with the signal; and the result read."""
         truncated = rebuild(request, FORMATS[calls.format].key, list(items[:opening + 1]))
         verdict = calls.evaluate(truncated)
-        gate, _ = self._decide(truncated, verdict, calls.format)
+        gate, _ = self._decide(truncated, verdict, calls.format, checked=True)
         result = self._pick(verdict)[0]
         return gate, result if isinstance(result, TopicContinuityResult) else None
 
@@ -321,23 +330,24 @@ class HistoryReset:
             return outcome
         wire = FORMATS[calls.format]
         items = items_of(request, calls.format)
-        try:
-            openings = recent_openings(items, wire, MAX_BOUNDARY_TURNS)
-        except Unsafe:
-            return outcome
+        found = openings(items, wire, MAX_BOUNDARY_TURNS)
         evaluations = 0
-        for back, opening in enumerate(openings[1:], start=1):
-            if opening == BEYOND_REACH or not passes(items[opening]):
-                continue
-            if evaluations == MAX_BOUNDARY_EVALUATIONS:
-                break
-            evaluations += 1
-            gate, _ = self._verdict_at(request, items, opening, calls)
-            if gate is None:
-                return self._remove(request, calls.format, items, None, opening,
-                                    BASIS_EARLIER_TURN, back)
-            if gate not in _VERDICT_GATES:
-                break  # cancelled, over the deadline, another version: stop here
+        try:
+            next(found, None)  # the live turn's opening: its verdict was read
+            for back, opening in enumerate(found, start=1):
+                if opening == BEYOND_REACH or not passes(items[opening]):
+                    continue
+                if evaluations == MAX_BOUNDARY_EVALUATIONS:
+                    break
+                evaluations += 1
+                gate, _ = self._verdict_at(request, items, opening, calls)
+                if gate is None:
+                    return self._remove(request, calls.format, items, None, opening,
+                                        BASIS_EARLIER_TURN, back)
+                if gate not in _VERDICT_GATES:
+                    break  # cancelled, over the deadline, another version: stop here
+        except Unsafe:
+            pass  # an item a reset cannot read: keep the history
         return outcome
 
     def __repr__(self) -> str:
