@@ -456,8 +456,9 @@ def test_apply_turn_reads_a_bounded_number_of_items(signal: TopicContinuity,
     only with the tool loop and the bounded search for an earlier reset
     point: at most five reads a message (the lists' lengths, the role, the
     ids) to find the opening, as many again to find the
-    ``MAX_BOUNDARY_TURNS`` turns before it (a user and an assistant message
-    each here), and one (its content) per pre-checked turn."""
+    ``MAX_BOUNDARY_TURNS`` turns before it and the rule's window beyond (a
+    user and an assistant message each here), and one (its content) per
+    pre-checked turn."""
     reads = {}
     for history in (1_000, 100_000):
         request = _tool_loop(history, steps)
@@ -469,7 +470,9 @@ def test_apply_turn_reads_a_bounded_number_of_items(signal: TopicContinuity,
         # The opening decides; its history lies beyond the evaluator's window
         # (unknown): not a change.
         assert (outcome.gate, outcome.basis) == (ResetGate.NOT_CHANGE, "turn_opening")
-    earlier = turnsignal.history_reset.MAX_BOUNDARY_TURNS - 1
+    # The turns before the opening read for a reset point: the examined
+    # ones, then the rule's window (max_prior_turns, 8) and one more.
+    earlier = turnsignal.history_reset.MAX_BOUNDARY_TURNS - 1 + 8 + 1
     assert reads[1_000] == reads[100_000] <= (5 * (2 * steps + 1) + 5 * (2 * steps + 1)
                                              + 5 * 2 * earlier + earlier)
 

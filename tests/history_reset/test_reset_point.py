@@ -51,6 +51,7 @@ class CountingSignal:
 
     def __init__(self, inner: TopicContinuity) -> None:
         self.inner, self.implementation, self.calls = inner, inner.implementation, 0
+        self.rules = inner.rules
 
     def evaluate(self, request: Any, format: str = "auto", **kwargs: Any) -> Any:
         self.calls += 1
@@ -208,3 +209,29 @@ def test_new_topic_after_many_user_turns(signal: TopicContinuity, earlier: int) 
 
 def test_the_bounds_are_the_documented_ones() -> None:
     assert (MAX_BOUNDARY_TURNS, MAX_BOUNDARY_EVALUATIONS) == (16, 2)
+
+
+@pytest.mark.parametrize("earlier", [8, 9])
+def test_a_marker_beyond_the_window_costs_no_evaluation(signal: TopicContinuity,
+                                                        earlier: int) -> None:
+    """A marker-led turn with 9 or more user turns before it passes the
+    pre-check, but under an evaluator whose changes need the whole history
+    in the window (max_prior_turns 8) it can never be a boundary: with
+    lexical.1 and lexical.2 it is not evaluated (it is otherwise). With 8
+    before it, it is a boundary."""
+    history: List[Dict[str, Any]] = [SYSTEM]
+    for index in range(earlier):
+        history += [{"role": "user", "content": f"Refactor module number {index} of the parser"},
+                    answer(index)]
+    history += [{"role": "user", "content": SESSION[2][0]}, answer(earlier)]
+    request = {"messages": [*history, {"role": "user", "content": "Which one is the shortest?"}]}
+    counting = CountingSignal(signal)
+    outcome = HistoryReset().apply_turn(request, counting)
+    evaluator = signal.rules[0].evaluator
+    gates = HistoryReset().gates_for(evaluator)
+    assert gates is not None
+    within = earlier <= 8
+    assert counting.calls == (1 if gates.change_needs_window and not within else 2)
+    assert outcome.applied is (within or NEW_TOPIC_RESETS[evaluator])
+    if outcome.applied:
+        assert (outcome.basis, outcome.boundary_turns_back) == ("earlier_turn", 1)

@@ -62,11 +62,14 @@ def openings(items: Sequence[Any], wire: Any, limit: int) -> Iterator[int]:
     oldest = max(0, len(items) - MAX_TURN_ITEMS)
     blocks = 0
     for index in range(len(items) - 1, oldest - 1, -1):
-        blocks += _width(items[index])
+        raw = items[index]
+        blocks += _width(raw)
         if blocks > MAX_TURN_BLOCKS:
             yield BEYOND_REACH
             return
-        item = wire.scan_item(items[index])
+        if type(raw) is dict and raw.get("role") == "assistant":
+            continue  # never a user turn, in any format: half the items, unscanned
+        item = wire.scan_item(raw)
         if item.starts_turn and item.kind != INSTRUCTION:
             yield index
             found += 1

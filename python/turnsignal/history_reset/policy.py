@@ -26,12 +26,18 @@ class Gates(NamedTuple):
     """What a result must show for a reset to apply. ``reasons`` None: any
     change reason. ``prechecks``: per change reason the pre-check that can
     see it in a turn's leading bytes (a reason with none is found only at
-    the live turn, never at an earlier one)."""
+    the live turn, never at an earlier one). The last two describe the
+    evaluator, for the search of an earlier reset point; arguments given to
+    ``HistoryReset`` never change them."""
 
     min_confidence: float
     reasons: Optional[FrozenSet[str]]
     require_coverage: Coverage
     prechecks: Tuple[Tuple[str, str], ...] = ()
+    #: Every change of the evaluator needs its whole history within the
+    #: rule's window (``max_prior_turns``): an earlier turn with more user
+    #: turns before it can never be a boundary, and is not evaluated.
+    change_needs_window: bool = False
 
 
 _EXPLICIT_ONLY = frozenset({Reason.EXPLICIT_MARKER.value})
@@ -45,8 +51,10 @@ DEFAULT_GATES: Dict[Tuple[str, str], Gates] = {
     # Explicit markers only: on the Claude Code labels every harmful reset of
     # the old defaults was a disjoint change, and lexical.2's new requests
     # fire on elliptical follow-ups (the follow-up battery).
-    (SCHEMA_VERSION, "lexical.1"): Gates(0.9, _EXPLICIT_ONLY, Coverage.FULL, _LEXICAL1_PRECHECKS),
-    (SCHEMA_VERSION, "lexical.2"): Gates(0.9, _EXPLICIT_ONLY, Coverage.FULL, _LEXICAL2_PRECHECKS),
+    (SCHEMA_VERSION, "lexical.1"): Gates(0.9, _EXPLICIT_ONLY, Coverage.FULL, _LEXICAL1_PRECHECKS,
+                                         change_needs_window=True),
+    (SCHEMA_VERSION, "lexical.2"): Gates(0.9, _EXPLICIT_ONLY, Coverage.FULL, _LEXICAL2_PRECHECKS,
+                                         change_needs_window=True),
     # Built for acting: its confidence is the measured precision of a reset,
     # and it decides itself which coverage each kind of evidence needs. Its
     # pre-checks are lexical.2's until hybrid.1 brings its own (its marker

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from typing import Any, FrozenSet, Iterable, Optional, Tuple, Union
+from typing import Any, FrozenSet, Iterable, List, Optional, Tuple, Union
 
 from turnsignal import _hotpath
 from turnsignal._provenance import Provenance, items_of
@@ -13,7 +13,6 @@ from turnsignal.history_reset.boundary import (
     MAX_BOUNDARY_TURNS,
     MAX_TURN_BLOCKS,
     MAX_TURN_ITEMS,
-    openings,
     recent_openings,
 )
 from turnsignal.history_reset.formats import FORMATS, rebuild
@@ -142,9 +141,10 @@ class HistoryReset:
         """A version's gates with this instance's arguments put over them."""
         reasons = defaults.reasons if self.reasons is None else frozenset(
             reason.value for reason in self.reasons)
-        return Gates(defaults.min_confidence if self.min_confidence is None
-                     else self.min_confidence, reasons,
-                     self.require_coverage or defaults.require_coverage, defaults.prechecks)
+        return defaults._replace(
+            min_confidence=defaults.min_confidence if self.min_confidence is None
+            else self.min_confidence, reasons=reasons,
+            require_coverage=self.require_coverage or defaults.require_coverage)
 
     def gates_for(self, evaluator_version: str, schema_version: str = "v1") -> Optional[Gates]:
         """The gates this reset applies to results of that version (None:
@@ -328,26 +328,33 @@ class HistoryReset:
             _hotpath.load(calls.signal.implementation)[1], gates, gates.reasons)
         if passes is None:
             return outcome
+        window = _window(calls.signal, self.rule) if gates.change_needs_window else None
         wire = FORMATS[calls.format]
         items = items_of(request, calls.format)
-        found = openings(items, wire, MAX_BOUNDARY_TURNS)
-        evaluations = 0
         try:
-            next(found, None)  # the live turn's opening: its verdict was read
-            for back, opening in enumerate(found, start=1):
-                if opening == BEYOND_REACH or not passes(items[opening]):
-                    continue
-                if evaluations == MAX_BOUNDARY_EVALUATIONS:
-                    break
-                evaluations += 1
-                gate, _ = self._verdict_at(request, items, opening, calls)
-                if gate is None:
-                    return self._remove(request, calls.format, items, None, opening,
-                                        BASIS_EARLIER_TURN, back)
-                if gate not in _VERDICT_GATES:
-                    break  # cancelled, over the deadline, another version: stop here
+            # Beyond the turns examined, the window's worth more: enough to
+            # know which of them has too many turns before it to be a change.
+            found = recent_openings(items, wire, MAX_BOUNDARY_TURNS + (window or -1) + 1)
         except Unsafe:
-            pass  # an item a reset cannot read: keep the history
+            return outcome  # an item a reset cannot read: keep the history
+        evaluations = 0
+        for back in range(1, min(len(found), MAX_BOUNDARY_TURNS)):
+            opening = found[back]
+            if opening == BEYOND_REACH:
+                break
+            if window is not None and _seen_before(found, back) > window:
+                continue  # its history lies beyond the window: never a change
+            if not passes(items[opening]):
+                continue
+            if evaluations == MAX_BOUNDARY_EVALUATIONS:
+                break
+            evaluations += 1
+            gate, _ = self._verdict_at(request, items, opening, calls)
+            if gate is None:
+                return self._remove(request, calls.format, items, None, opening,
+                                    BASIS_EARLIER_TURN, back)
+            if gate not in _VERDICT_GATES:
+                break  # cancelled, over the deadline, another version: stop here
         return outcome
 
     def __repr__(self) -> str:
@@ -375,6 +382,22 @@ class _Calls:
     def evaluate(self, request: Any) -> Any:
         return self.signal.evaluate(request, self.format, request_id=self.request_id,
                                     deadline=self.deadline, cancel=self.cancel)
+
+
+def _window(signal: Any, rule: Optional[str]) -> Optional[int]:
+    """The ``max_prior_turns`` of the rule the reset reads (None: unknown)."""
+    rules = getattr(getattr(signal, "topic_continuity", signal), "rules", None)
+    if not rules:
+        return None
+    chosen = rules[0] if rule is None else next((r for r in rules if r.name == rule), None)
+    window = getattr(chosen, "max_prior_turns", None)
+    return window if type(window) is int else None
+
+
+def _seen_before(found: List[int], back: int) -> int:
+    """The user turns seen before the one at ``back`` (a lower bound when
+    the reading stopped at a cap)."""
+    return len(found) - back - 1 - (found[-1] == BEYOND_REACH)
 
 
 def _concrete(format: str, provenance: Provenance) -> str:
