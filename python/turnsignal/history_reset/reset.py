@@ -334,7 +334,8 @@ class HistoryReset:
         try:
             # Beyond the turns examined, the window's worth more: enough to
             # know which of them has too many turns before it to be a change.
-            found = recent_openings(items, wire, MAX_BOUNDARY_TURNS + (window or -1) + 1)
+            extra = 0 if window is None else window + 1
+            found = recent_openings(items, wire, MAX_BOUNDARY_TURNS + extra)
         except Unsafe:
             return outcome  # an item a reset cannot read: keep the history
         evaluations = 0
