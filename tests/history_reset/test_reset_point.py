@@ -9,8 +9,11 @@ import copy
 from typing import Any, Dict, List, Optional, Tuple
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import turnsignal
+from support.environment import load_hotpath
 from turnsignal import HistoryReset, ResetGate, TopicContinuity
 from turnsignal.config.evaluators import EVALUATORS
 from turnsignal.history_reset import MAX_BOUNDARY_EVALUATIONS, MAX_BOUNDARY_TURNS
@@ -235,3 +238,37 @@ def test_a_marker_beyond_the_window_costs_no_evaluation(signal: TopicContinuity,
     assert outcome.applied is (within or NEW_TOPIC_RESETS[evaluator])
     if outcome.applied:
         assert (outcome.basis, outcome.boundary_turns_back) == ("earlier_turn", 1)
+
+
+TURN_TEXTS = [text for text, _ in SESSION] + [
+    "New topic: as you mentioned above, the parse_config fix needs tests",
+    "By the way, what is the capital of Australia?", "yes", "2", "Also, add a README"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(TURN_TEXTS), st.booleans()), min_size=1,
+                max_size=24),
+       st.sampled_from(sorted(EVALUATORS)))
+def test_both_implementations_find_the_same_reset_point(turns: List[Tuple[str, bool]],
+                                                        evaluator: str) -> None:
+    """Generated sessions (some turns with a tool exchange): the same outcome
+    and the same request from the native core and the reference."""
+    messages: List[Dict[str, Any]] = [SYSTEM]
+    for index, (text, tool) in enumerate(turns):
+        if index:
+            messages.append(answer(index))
+        messages.append({"role": "user", "content": text})
+        if tool:
+            messages += [{"role": "assistant", "content": None, "tool_calls": [
+                             {"id": f"call_{index}", "type": "function",
+                              "function": {"name": "lookup", "arguments": "{}"}}]},
+                         {"role": "tool", "tool_call_id": f"call_{index}", "content": "ok"}]
+    request = {"messages": messages}
+    found = []
+    for implementation in ("native", "python"):
+        load_hotpath(implementation)  # skips (outside CI) without the extension
+        signal = TopicContinuity([{"name": "t", "evaluator": evaluator}],
+                                 implementation=implementation)
+        outcome = HistoryReset().apply_turn(request, signal)
+        found.append((outcome.to_dict(), outcome.request))
+    assert found[0] == found[1]

@@ -324,8 +324,9 @@ class HistoryReset:
         that pass the pre-check are evaluated, at most
         ``MAX_BOUNDARY_EVALUATIONS``; beyond that the history is kept."""
         gates = self._gates.get((live.schema_version, live.evaluator_version))
-        passes = None if gates is None else precheck(
-            _hotpath.load(calls.signal.implementation)[1], gates, gates.reasons)
+        if gates is None:
+            return outcome
+        passes = precheck(_hotpath.load(calls.signal.implementation)[1], gates, gates.reasons)
         if passes is None:
             return outcome
         window = _window(calls.signal, self.rule) if gates.change_needs_window else None
