@@ -65,6 +65,14 @@ def answer(index: int) -> Dict[str, Any]:
     return {"role": "assistant", "content": f"Here is answer number {index}."}
 
 
+def tool_exchange(index: int) -> List[Dict[str, Any]]:
+    """One tool call of the live turn and its result."""
+    return [{"role": "assistant", "content": None, "tool_calls": [
+                {"id": f"call_{index}", "type": "function",
+                 "function": {"name": "lookup", "arguments": "{}"}}]},
+            {"role": "tool", "tool_call_id": f"call_{index}", "content": "ok"}]
+
+
 def simulate(signal: Any, session: List[Turn], tool_loop: bool = False,
              ) -> List[Tuple[turnsignal.ResetOutcome, List[Dict[str, Any]],
                              List[Dict[str, Any]]]]:
@@ -76,10 +84,7 @@ def simulate(signal: Any, session: List[Turn], tool_loop: bool = False,
     for index, (text, _) in enumerate(session):
         history.append({"role": "user", "content": text})
         if tool_loop:
-            history += [{"role": "assistant", "content": None, "tool_calls": [
-                            {"id": f"call_{index}", "type": "function",
-                             "function": {"name": "lookup", "arguments": "{}"}}]},
-                        {"role": "tool", "tool_call_id": f"call_{index}", "content": "ok"}]
+            history += tool_exchange(index)
         request = {"model": "gpt-test", "messages": list(history)}
         outcome = HistoryReset().apply_turn(request, signal)
         sent.append((outcome, outcome.request["messages"], list(history)))
@@ -259,10 +264,7 @@ def test_both_implementations_find_the_same_reset_point(turns: List[Tuple[str, b
             messages.append(answer(index))
         messages.append({"role": "user", "content": text})
         if tool:
-            messages += [{"role": "assistant", "content": None, "tool_calls": [
-                             {"id": f"call_{index}", "type": "function",
-                              "function": {"name": "lookup", "arguments": "{}"}}]},
-                         {"role": "tool", "tool_call_id": f"call_{index}", "content": "ok"}]
+            messages += tool_exchange(index)
     request = {"messages": messages}
     found = []
     for implementation in ("native", "python"):
