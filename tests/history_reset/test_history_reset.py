@@ -214,7 +214,7 @@ def test_the_rule_is_chosen_by_name(implementation: str) -> None:
 
 def test_unsupported_version(signal: TopicContinuity) -> None:
     request = chat()
-    evaluation = with_result(signal.evaluate(request), evaluator_version="lexical.2")
+    evaluation = with_result(signal.evaluate(request), evaluator_version="lexical.9")
     assert HistoryReset().apply(request, evaluation).gate is ResetGate.UNSUPPORTED_VERSION
     evaluation = with_result(signal.evaluate(request), schema_version="v2")
     assert HistoryReset().apply(request, evaluation).gate is ResetGate.UNSUPPORTED_VERSION
@@ -453,8 +453,12 @@ def test_apply_turn_reads_a_bounded_number_of_items(signal: TopicContinuity,
                                                     steps: int) -> None:
     """A tool-loop call finds its opening among the newest items: the reads
     do not grow with the history (100,000 messages read as many as 1,000),
-    only with the tool loop: at most five a message (the lists' lengths, the
-    role, the ids)."""
+    only with the tool loop and the bounded search for an earlier reset
+    point: at most five reads a message (the lists' lengths, the role, the
+    ids) to find the opening, as many again to find the
+    ``MAX_BOUNDARY_TURNS`` turns before it and the rule's window beyond (a
+    user and an assistant message each here), and one (its content) per
+    pre-checked turn."""
     reads = {}
     for history in (1_000, 100_000):
         request = _tool_loop(history, steps)
@@ -466,7 +470,11 @@ def test_apply_turn_reads_a_bounded_number_of_items(signal: TopicContinuity,
         # The opening decides; its history lies beyond the evaluator's window
         # (unknown): not a change.
         assert (outcome.gate, outcome.basis) == (ResetGate.NOT_CHANGE, "turn_opening")
-    assert reads[1_000] == reads[100_000] <= 5 * (2 * steps + 1)
+    # The turns before the opening read for a reset point: the examined
+    # ones, then the rule's window (max_prior_turns, 8) and one more.
+    earlier = turnsignal.history_reset.MAX_BOUNDARY_TURNS - 1 + 8 + 1
+    assert reads[1_000] == reads[100_000] <= (5 * (2 * steps + 1) + 5 * (2 * steps + 1)
+                                             + 5 * 2 * earlier + earlier)
 
 
 def test_a_tool_loop_beyond_reach_keeps_the_request_verdict(signal: TopicContinuity) -> None:
@@ -511,4 +519,4 @@ def test_the_outcome_carries_no_content(signal: TopicContinuity) -> None:
         + repr(evaluation._provenance) + json.dumps(evaluation.to_dict())
     assert secret not in shown
     assert set(outcome.to_dict()) == {"applied", "gate", "removed_messages", "removed_turns",
-                                      "kept_prior_turns", "basis"}
+                                      "kept_prior_turns", "basis", "boundary_turns_back"}

@@ -65,7 +65,9 @@ def _first_failing_gate(result: turnsignal.TopicContinuityResult) -> Optional[Re
         return ResetGate.FALLBACK
     if result.class_ is not Class.CHANGE:
         return ResetGate.NOT_CHANGE
-    if not result.confidence >= RESET.min_confidence:
+    gates = RESET.gates_for(result.evaluator_version)
+    assert gates is not None
+    if not result.confidence >= gates.min_confidence:
         return ResetGate.LOW_CONFIDENCE
     return None
 

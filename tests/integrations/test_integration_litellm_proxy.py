@@ -171,7 +171,8 @@ def check_record(record: Dict[str, Any], format: str, secret: str) -> None:
     assert (result["class"], result["reason"], result["coverage"]) == (
         "change", "change_explicit_marker", "full")
     assert record["reset"] == {"applied": True, "gate": "applied", "removed_messages": 2,
-                               "removed_turns": 1, "kept_prior_turns": 0, "basis": "request"}
+                               "removed_turns": 1, "kept_prior_turns": 0, "basis": "request",
+                               "boundary_turns_back": 0}
     assert secret not in json.dumps(record)
 
 

@@ -8,14 +8,29 @@ docs/history-reset.md.
 """
 
 from turnsignal.history_reset.gates import GATE_ORDER, ResetGate
-from turnsignal.history_reset.outcome import BASIS_REQUEST, BASIS_TURN_OPENING, ResetOutcome
-from turnsignal.history_reset.reset import SUPPORTED_VERSIONS, HistoryReset
+from turnsignal.history_reset.outcome import (
+    BASIS_EARLIER_TURN,
+    BASIS_REQUEST,
+    BASIS_TURN_OPENING,
+    ResetOutcome,
+)
+from turnsignal.history_reset.policy import DEFAULT_GATES, SUPPORTED_VERSIONS, Gates
+from turnsignal.history_reset.reset import (
+    MAX_BOUNDARY_EVALUATIONS,
+    MAX_BOUNDARY_TURNS,
+    HistoryReset,
+)
 
 __all__ = [
+    "BASIS_EARLIER_TURN",
     "BASIS_REQUEST",
     "BASIS_TURN_OPENING",
+    "DEFAULT_GATES",
     "GATE_ORDER",
+    "MAX_BOUNDARY_EVALUATIONS",
+    "MAX_BOUNDARY_TURNS",
     "SUPPORTED_VERSIONS",
+    "Gates",
     "HistoryReset",
     "ResetGate",
     "ResetOutcome",

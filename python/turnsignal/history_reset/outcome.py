@@ -6,7 +6,7 @@ from typing import Any, Dict, NamedTuple
 
 from turnsignal.history_reset.gates import ResetGate
 
-__all__ = ["BASIS_REQUEST", "BASIS_TURN_OPENING", "ResetOutcome"]
+__all__ = ["BASIS_EARLIER_TURN", "BASIS_REQUEST", "BASIS_TURN_OPENING", "ResetOutcome"]
 
 #: The decision was read from an evaluation of the request itself.
 BASIS_REQUEST = "request"
@@ -14,6 +14,10 @@ BASIS_REQUEST = "request"
 #: request up to the user message that started the turn): ``apply_turn``
 #: inside a tool loop.
 BASIS_TURN_OPENING = "turn_opening"
+#: The decision was read from an evaluation of an earlier user turn (the
+#: request up to that turn's opening message): ``apply_turn`` found the reset
+#: point a stateless client's resent history still carries.
+BASIS_EARLIER_TURN = "earlier_turn"
 
 
 class ResetOutcome(NamedTuple):
@@ -25,7 +29,9 @@ class ResetOutcome(NamedTuple):
     ``removed_messages`` counts wire items (chat messages, Anthropic
     messages, Responses input items); ``removed_turns`` the user turns they
     made; ``kept_prior_turns`` the prior turns kept so that a tool call and
-    its result stay together.
+    its result stay together; ``boundary_turns_back`` the user turns between
+    the turn the decision was read from and the live turn's opening (0: the
+    live turn itself, or its opening).
     """
 
     request: Any
@@ -35,6 +41,7 @@ class ResetOutcome(NamedTuple):
     removed_turns: int = 0
     kept_prior_turns: int = 0
     basis: str = BASIS_REQUEST
+    boundary_turns_back: int = 0
 
     def to_dict(self) -> Dict[str, Any]:
         """The content-free part, JSON-ready (everything but ``request``)."""
@@ -45,6 +52,7 @@ class ResetOutcome(NamedTuple):
             "removed_turns": self.removed_turns,
             "kept_prior_turns": self.kept_prior_turns,
             "basis": self.basis,
+            "boundary_turns_back": self.boundary_turns_back,
         }
 
     def __repr__(self) -> str:

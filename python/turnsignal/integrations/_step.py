@@ -8,13 +8,14 @@ the messages are left as they are.
 from __future__ import annotations
 
 import logging
-from typing import Any, Callable, Optional, Union
+import threading
+from typing import Any, Callable, Optional, Tuple, Union
 
-from turnsignal.history_reset import HistoryReset, ResetOutcome
+from turnsignal.history_reset import HistoryReset, ResetGate, ResetOutcome
 from turnsignal.router import Router
 from turnsignal.topic_continuity import TopicContinuity
 
-__all__ = ["OnOutcome", "ResetStep"]
+__all__ = ["OnOutcome", "ResetStep", "UnsupportedVersionReport"]
 
 _log = logging.getLogger("turnsignal")
 
@@ -22,11 +23,59 @@ _log = logging.getLogger("turnsignal")
 OnOutcome = Callable[[Any, ResetOutcome], None]
 
 
+_VERSION_CHARS = 32  # a version is a short label; anything longer is not shown
+
+
+def _label(value: Any) -> str:
+    """A version string as logged: a short printable ASCII label, else a
+    placeholder (a foreign result could put anything in the field)."""
+    if isinstance(value, str) and len(value) <= _VERSION_CHARS and value.isascii() \
+            and value.isprintable():
+        return value
+    return "<not a version label>"
+
+
+def _versions(evaluation: Any, rule: Optional[str]) -> Tuple[str, str]:
+    """The (schema_version, evaluator_version) of the result a reset read."""
+    found = getattr(evaluation, "topic_continuity", evaluation)
+    results = getattr(found, "results", None)
+    if results:
+        found = results[0] if rule is None else results.get(rule)
+    return (_label(getattr(found, "schema_version", None)),
+            _label(getattr(found, "evaluator_version", None)))
+
+
+class UnsupportedVersionReport:
+    """Says once per integration instance, at WARNING, that a reset refused
+    a result of a version this library cannot vouch for
+    (``turnsignal_reset_unsupported_version``): without it a misconfigured
+    signal would silently never reset. Content-free: the versions only."""
+
+    __slots__ = ("_lock", "_reported", "name")
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self._lock = threading.Lock()
+        self._reported = False
+
+    def __call__(self, evaluation: Any, outcome: ResetOutcome, rule: Optional[str]) -> None:
+        if outcome.gate is not ResetGate.UNSUPPORTED_VERSION or self._reported:
+            return
+        with self._lock:
+            if self._reported:
+                return
+            self._reported = True
+        schema, evaluator = _versions(evaluation, rule)
+        _log.warning("turnsignal_reset_unsupported_version",
+                     extra={"integration": self.name, "schema_version": schema,
+                            "evaluator_version": evaluator})
+
+
 class ResetStep:
     """``signal`` (default: the embedded rule), ``reset`` (default:
     ``HistoryReset()``), ``on_outcome`` (optional, e.g. to count outcomes)."""
 
-    __slots__ = ("name", "on_outcome", "reset", "signal")
+    __slots__ = ("name", "on_outcome", "report", "reset", "signal")
 
     def __init__(self, name: str, signal: Optional[Union[TopicContinuity, Router]],
                  reset: Optional[HistoryReset], on_outcome: Optional[OnOutcome]) -> None:
@@ -34,6 +83,7 @@ class ResetStep:
         self.signal = signal if signal is not None else TopicContinuity()
         self.reset = reset if reset is not None else HistoryReset()
         self.on_outcome = on_outcome
+        self.report = UnsupportedVersionReport(name)
 
     def run(self, request: Any, format: str) -> Optional[ResetOutcome]:
         """The outcome, or None when the request could not be evaluated."""
@@ -43,6 +93,7 @@ class ResetStep:
         except Exception as error:
             self.failed(error)
             return None
+        self.report(evaluation, outcome, self.reset.rule)
         if self.on_outcome is not None:
             try:
                 self.on_outcome(evaluation, outcome)

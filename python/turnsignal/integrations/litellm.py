@@ -71,6 +71,7 @@ from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Union
 from turnsignal.errors import WireFormatError
 from turnsignal.history_reset import HistoryReset, ResetOutcome
 from turnsignal.integrations._optional import require
+from turnsignal.integrations._step import UnsupportedVersionReport
 from turnsignal.router import Router, RouterEvaluation
 from turnsignal.topic_continuity import TopicContinuity
 
@@ -153,6 +154,7 @@ class TurnsignalLogger(_custom_logger.CustomLogger):  # type: ignore[misc]
         self._max_workers = max_workers
         self._executor: Optional[ThreadPoolExecutor] = None
         self._warned_sync = False
+        self._report = UnsupportedVersionReport("litellm")
 
     # -- LiteLLM's entry points ------------------------------------------------
     async def async_pre_call_hook(self, user_api_key_dict: Any, cache: Any, data: dict,
@@ -229,6 +231,7 @@ class TurnsignalLogger(_custom_logger.CustomLogger):  # type: ignore[misc]
             outcome = self.reset.apply_turn(body, self.signal, format, evaluation=evaluation,
                                             request_id=request_id)
             record["reset"] = outcome.to_dict()
+            self._report(evaluation, outcome, self.reset.rule)
         route = getattr(evaluation, "route", None) if self.route else None
         model = route.model_refs[0].get("model") if route and route.model_refs else None
         return _Verdict(record, outcome, model if isinstance(model, str) else None)

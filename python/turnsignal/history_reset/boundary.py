@@ -1,0 +1,79 @@
+"""Where the recent user turns start, read from the newest item, by count.
+
+``apply_turn`` decides on the live turn's opening and, for a client that
+resends its whole history, looks for the reset point among the user turns
+before it. Both are found by reading back from the newest wire item under
+the evaluator's own caps — items, and the blocks and tool calls they hold —
+so a request with 100,000 messages costs what one with 1,000 does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Iterator, List, Sequence
+
+from turnsignal.history_reset.view import INSTRUCTION
+from turnsignal.topic_continuity.constants import MAX_CONTENT_BLOCKS, MAX_SCAN_MESSAGES
+
+__all__ = ["BEYOND_REACH", "MAX_BOUNDARY_EVALUATIONS", "MAX_BOUNDARY_TURNS", "MAX_TURN_BLOCKS",
+           "MAX_TURN_ITEMS", "openings", "recent_openings"]
+
+#: What is read, from the newest item, to find the user messages that opened
+#: the recent turns: the evaluator's caps, counted over wire items
+#: (instructions included) and the blocks and tool calls they hold.
+MAX_TURN_ITEMS = MAX_SCAN_MESSAGES
+MAX_TURN_BLOCKS = MAX_CONTENT_BLOCKS
+#: The user turns examined for a reset point, the live turn's opening
+#: included: a boundary further back is not found, and the history is kept.
+MAX_BOUNDARY_TURNS = 16
+#: The earlier turns evaluated in full per call (those that pass the
+#: pre-check); when both say "no", older turns are not looked at.
+MAX_BOUNDARY_EVALUATIONS = 2
+
+#: The last entry of ``recent_openings`` when the reading stopped at a cap
+#: before the request's first item.
+BEYOND_REACH = -1
+_LISTS = ("content", "tool_calls")  # the lists the scanners walk, per item
+
+
+def _width(item: Any) -> int:
+    """The blocks and tool calls scanning ``item`` walks (list lengths only)."""
+    if type(item) is not dict and not isinstance(item, Mapping):  # a dict: no ABC check
+        return 0
+    width = 0
+    for key in _LISTS:
+        value = item.get(key)
+        if type(value) is list or isinstance(value, (list, tuple)):
+            width += len(value)
+    return width
+
+
+def recent_openings(items: Sequence[Any], wire: Any, limit: int) -> List[int]:
+    """The indexes of the newest ``limit`` items that start a user turn,
+    newest first, reading at most ``MAX_TURN_ITEMS`` items holding at most
+    ``MAX_TURN_BLOCKS`` blocks; ``BEYOND_REACH`` ends the list when a cap
+    stopped the reading first. Raises ``Unsafe`` for an unreadable item."""
+    return list(openings(items, wire, limit))
+
+
+def openings(items: Sequence[Any], wire: Any, limit: int) -> Iterator[int]:
+    """``recent_openings``, read lazily: a caller that stops early reads no further."""
+    found = 0
+    oldest = max(0, len(items) - MAX_TURN_ITEMS)
+    blocks = 0
+    for index in range(len(items) - 1, oldest - 1, -1):
+        raw = items[index]
+        blocks += _width(raw)
+        if blocks > MAX_TURN_BLOCKS:
+            yield BEYOND_REACH
+            return
+        if type(raw) is dict and raw.get("role") == "assistant":
+            continue  # never a user turn, in any format: half the items, unscanned
+        item = wire.scan_item(raw)
+        if item.starts_turn and item.kind != INSTRUCTION:
+            yield index
+            found += 1
+            if found == limit:
+                return
+    if oldest > 0:
+        yield BEYOND_REACH
