@@ -20,7 +20,56 @@ from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "python"))
+CHECKOUT = ROOT / "python"
+
+
+def choose_package() -> str:
+    """Put the turnsignal to run first on ``sys.path``; return the line that
+    says which one, in which implementation, and why. This checkout's package
+    when its native core is built; else an installed turnsignal of the same
+    version with its native core (``pip install .``); else this checkout's
+    package in pure Python (the same figures, about 20 times slower)."""
+    import importlib.util
+
+    built = any((CHECKOUT / "turnsignal").glob("_native*.so")) or any(
+        (CHECKOUT / "turnsignal").glob("_native*.pyd"))
+    chosen = os.environ.get("TURNSIGNAL_IMPLEMENTATION", "")
+    if not built and chosen != "python":
+        spec = importlib.util.find_spec("turnsignal")
+        installed = Path(spec.origin).parent if spec and spec.origin else None
+        if installed is not None and installed != CHECKOUT / "turnsignal":
+            native = any(installed.glob("_native*.so")) or any(installed.glob("_native*.pyd"))
+            if native and _installed_version() == _checkout_version():
+                return f"installed at {installed}: this checkout's native core is not built"
+    sys.path.insert(0, str(CHECKOUT))
+    slower = "; same figures, about 20 times slower"
+    if chosen == "python":
+        return f"this checkout ({CHECKOUT}): TURNSIGNAL_IMPLEMENTATION=python{slower}"
+    if not built:
+        return (f"this checkout ({CHECKOUT}): the native core is not built in this checkout"
+                f" (pip install -e . builds it){slower}")
+    return f"this checkout ({CHECKOUT})"
+
+
+def _checkout_version() -> Optional[str]:
+    """The version this checkout builds (``Cargo.toml``'s, which maturin uses)."""
+    import re
+
+    found = re.search(r'^version\s*=\s*"([^"]+)"', (ROOT / "Cargo.toml").read_text(
+        encoding="utf-8"), re.M)
+    return found.group(1) if found else None
+
+
+def _installed_version() -> Optional[str]:
+    import importlib.metadata
+
+    try:
+        return importlib.metadata.version("turnsignal")
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
+CHOSEN = choose_package()
 
 from turnsignal.offline.compare import (  # noqa: E402
     DEFAULT_POOL,
@@ -171,6 +220,10 @@ def main(argv: Optional[List[str]] = None) -> int:
         print(f"quality_report: no datasets at {datasets} (set TURNSIGNAL_SHARED)",
               file=sys.stderr)
         return 2
+    import turnsignal
+
+    print(f"quality_report: turnsignal {turnsignal.__version__}, implementation"
+          f" {turnsignal.IMPLEMENTATION}, from {CHOSEN}", file=sys.stderr)
     report = run(datasets, args.jobs, "all")
     files = [datasets / source / "cases.jsonl.gz" for source in SOURCES]
     baseline = render_markdown(evaluate_dataset(files, jobs=args.jobs))

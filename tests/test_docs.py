@@ -65,7 +65,7 @@ def test_replay_doc_examples_run_on_the_shipped_log(tmp_path: Path, implementati
     text = (ROOT / "docs" / "replay.md").read_text(encoding="utf-8")
     commands = [line.split("#")[0].strip() for block in re.findall(r"```sh\n(.*?)```", text, re.S)
                 for line in block.splitlines() if "examples/requests.jsonl" in line]
-    assert len(commands) == 4, commands
+    assert len(commands) == 5, commands
     cli = f"{shlex.quote(sys.executable)} -m turnsignal.cli"
     for command in commands:
         done = subprocess.run(["bash", "-o", "pipefail", "-c",

@@ -35,7 +35,7 @@ LAYERS: Tuple[Tuple[str, Tuple[str, ...]], ...] = (
     ("router", ("router", "decisions", "_routing_document")),
     ("consumers", ("sessions", "history_reset", "segmentation", "drift")),
     ("tooling", ("observability", "offline", "conformance")),
-    ("faces", ("integrations", "cli")),
+    ("faces", ("integrations", "cli", "__main__")),
     ("package face", ("",)),  # turnsignal/__init__.py: nothing inside imports it
 )
 

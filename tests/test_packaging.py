@@ -7,6 +7,7 @@ loaded in a fresh environment) is built by scripts/build_release.sh, which
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -40,6 +41,11 @@ def test_the_sdist_is_small_and_complete(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stdout + done.stderr
     (sdist,) = tmp_path.glob("turnsignal-*.tar.gz")
     assert sdist.stat().st_size < MAX_SDIST_BYTES, sdist.stat().st_size
+    # The README's figure is the size measured, to a tenth.
+    stated = re.search(r"an sdist of\s+about ([\d.]+) MB", (ROOT / "README.md").read_text(
+        encoding="utf-8"))
+    assert stated is not None
+    assert abs(sdist.stat().st_size / 1e6 - float(stated.group(1))) <= 0.1
     with tarfile.open(sdist) as archive:
         names = {name.split("/", 1)[1] for name in archive.getnames() if "/" in name}
         member = archive.extractfile(next(n for n in archive.getnames()

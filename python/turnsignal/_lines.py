@@ -18,6 +18,7 @@ session logs, conformance vectors), plain or gzipped.
 from __future__ import annotations
 
 import gzip
+import io
 import json
 import os
 import zlib
@@ -25,8 +26,8 @@ from typing import Any, BinaryIO, Iterable, Iterator, List, NamedTuple, Tuple, U
 
 from turnsignal.errors import InputFileError
 
-__all__ = ["GZIP_ERRORS", "ParsedLines", "PathLike", "lines_of", "open_lines", "parse_lines",
-           "read_lines"]
+__all__ = ["GZIP_ERRORS", "ParsedLines", "PathLike", "lines_of", "open_lines", "open_stream",
+           "parse_lines", "read_lines"]
 
 PathLike = Union[str, "os.PathLike[str]"]
 #: What damaged gzip data raises while it is read.
@@ -59,8 +60,7 @@ def read_lines(path: PathLike) -> Iterator[Tuple[int, bytes]]:
         for number, raw in lines_of(where):
             yield number, raw
     except GZIP_ERRORS:
-        raise InputFileError(where, "truncated or corrupt gzip data"
-                                    f" (read {number} complete lines)") from None
+        raise _corrupt(where, number) from None
     except OSError as error:
         raise InputFileError(where, f"cannot read: {error.strerror or error}") from None
 
@@ -94,3 +94,39 @@ def parse_lines(lines: Iterable[Union[bytes, str]]) -> ParsedLines:
         except (ValueError, RecursionError):  # JSONDecodeError, UnicodeDecodeError
             invalid += 1
     return ParsedLines(records, seen, invalid)
+
+
+def _corrupt(where: str, lines: int) -> InputFileError:
+    return InputFileError(where, f"truncated or corrupt gzip data (read {lines} complete lines)")
+
+
+class _GzipLines:
+    """``readline`` of a gzip stream, whose failures name the file and how
+    many complete lines it held (``InputFileError``)."""
+
+    def __init__(self, handle: BinaryIO, where: str) -> None:
+        self._gzip = gzip.GzipFile(fileobj=handle, mode="rb")
+        self._where = where
+        self._lines = 0
+
+    def readline(self, size: int = -1) -> bytes:
+        try:
+            raw = self._gzip.readline(size)
+        except GZIP_ERRORS:
+            raise _corrupt(self._where, self._lines) from None
+        self._lines += raw.endswith(b"\n")
+        return raw
+
+    def close(self) -> None:
+        self._gzip.close()
+
+
+def open_stream(handle: BinaryIO, where: str) -> Any:
+    """A stream with ``readline`` over ``handle`` (an open binary file or
+    standard input): gunzipped when it starts like gzip (its first bytes, not
+    its name, so ``-`` works too), each failure an ``InputFileError`` naming
+    ``where``."""
+    if not hasattr(handle, "peek"):  # a raw or in-memory stream: buffered to look ahead
+        handle = io.BufferedReader(handle)  # type: ignore[arg-type]
+    head = handle.peek(2)[:2]  # type: ignore[attr-defined]
+    return _GzipLines(handle, where) if head == _GZIP_MAGIC else handle

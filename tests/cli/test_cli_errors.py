@@ -133,6 +133,7 @@ COMMANDS = {  # each command with an input that works
     "replay": ["replay", LOG],
     "eval": ["eval"],  # + a case file, made per test
     "eval_drift": ["eval-drift", str(ROOT / "tests" / "data" / "drift" / "labeled.jsonl")],
+    "segment": ["segment"],  # + a session log, made per test
 }
 
 
@@ -140,6 +141,10 @@ def _command(name: str, tmp_path: Path) -> List[str]:
     args = list(COMMANDS[name])
     if name == "eval":
         args.append(str(_case_file(tmp_path / "cases.jsonl")))
+    if name == "segment":
+        from test_cli_segment import session_file
+
+        args.append(str(session_file(tmp_path)))
     return args
 
 
@@ -147,6 +152,22 @@ def test_every_registered_command_is_covered_here() -> None:
     from turnsignal.cli import COMMANDS as REGISTERED
 
     assert set(COMMANDS) <= set(REGISTERED)
+
+
+def test_python_dash_m_turnsignal_runs_the_command_line() -> None:
+    done = subprocess.run([sys.executable, "-m", "turnsignal", "evaluate", REQUEST],
+                          capture_output=True, text=True, timeout=300, check=False, cwd=ROOT)
+    assert done.returncode == 0 and done.stdout.startswith("topic_boundary: "), done.stderr
+
+
+def test_every_argument_of_every_command_says_what_it_is() -> None:
+    from turnsignal.cli import build_parser
+
+    commands = next(action for action in build_parser()._actions
+                    if isinstance(action, argparse._SubParsersAction))
+    silent = [f"{name} {action.dest}" for name, parser in commands.choices.items()
+              for action in parser._actions if not action.help]
+    assert silent == []
 
 
 @pytest.mark.parametrize("name", list(COMMANDS))
@@ -231,6 +252,32 @@ def test_a_bad_request_names_the_request_file(tmp_path: Path) -> None:
     assert done.returncode == EXIT_USAGE
     assert _one_line(done.stderr) == (f"turnsignal: {request}: messages[0].role: expected a"
                                       " string, got int")
+
+
+@pytest.mark.parametrize(("body", "format_", "expected"), [
+    ('{"messages": [{"role": "user", "content": "x"}]}', "responses",
+     'input: missing: this looks like an OpenAI Chat Completions request (it has messages);'
+     ' use format "openai" or "auto"'),
+    ('{"foo": 1}', "responses",
+     "input: missing (a Responses request has input, previous_response_id or conversation)"),
+    (str(EXAMPLES / "anthropic-followup.json"), "openai",
+     'system: not a Chat Completions field: this looks like an Anthropic Messages request;'
+     ' use format "anthropic" or "auto"'),
+    (str(EXAMPLES / "responses-disjoint.json"), "anthropic",
+     'messages: missing: this looks like an OpenAI Responses request (it has input);'
+     ' use format "responses" or "auto"'),
+])
+def test_a_wrong_format_names_the_right_one(body: str, format_: str, expected: str,
+                                            implementation: str, tmp_path: Path) -> None:
+    if body.startswith("{"):
+        request = tmp_path / "request.json"
+        request.write_text(body)
+    else:
+        request = Path(body)
+    done = _cli("evaluate", str(request), "--format", format_,
+                "--implementation", implementation)
+    assert done.returncode == EXIT_USAGE and done.stdout == ""
+    assert _one_line(done.stderr) == f"turnsignal: {request}: {expected}"
 
 
 # ---------------------------------------------------------------- replay stops cleanly

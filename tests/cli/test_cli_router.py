@@ -63,12 +63,20 @@ def test_text_output_shows_values_decisions_and_route(tmp_path: Path, implementa
     ]
 
 
+def test_a_document_without_topic_continuity_rules_says_so(tmp_path: Path,
+                                                           capsys: pytest.CaptureFixture) -> None:
+    status, out, _ = _run(["evaluate", _request(tmp_path, AGENTIC), "--config", EXAMPLE], capsys)
+    assert status == 0 and out.splitlines()[0] == (
+        "topic continuity: no rule in the configuration (routing.signals.topic_continuity)")
+
+
 def test_plain_request_has_no_route(tmp_path: Path, implementation: str,
                                     capsys: pytest.CaptureFixture) -> None:
     status, out, _ = _run(["evaluate", _request(tmp_path, PLAIN), "--config", EXAMPLE,
                            "--implementation", implementation], capsys)
     assert status == 0
     assert out.splitlines() == [
+        "topic continuity: no rule in the configuration (routing.signals.topic_continuity)",
         "conversation:",
         "  multi_turn_user = 1 (not matched)",
         "  has_developer_message = 0.0 (not matched)",
@@ -132,7 +140,11 @@ routing:
     assert status == 0 and out.splitlines()[-1] == "route: urgent -> fast"
     status, _, err = _run(["evaluate", request, "--config", str(config),
                            "--implementation", implementation], capsys)
-    assert status == 2 and 'unknown signal type "keyword"' in err
+    # The command line's remedy, not the library's keyword argument.
+    assert status == 2 and err == (
+        f'turnsignal: {config}: routing.decisions["urgent"]: rules: unknown signal type "keyword":'
+        " it is not declared under routing.signals and no --match names it: pass the rules"
+        " another source matched, --match keyword=NAME\n")
     status, _, err = _run(["evaluate", request, "--config", str(config), "--match", "oops"],
                           capsys)
     assert status == 2 and "expected TYPE=NAME" in err

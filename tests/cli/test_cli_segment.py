@@ -111,3 +111,20 @@ def test_missing_and_empty_inputs(tmp_path: Path, capsys: pytest.CaptureFixture)
     empty.mkdir()
     status, _, err = run(capsys, str(empty))
     assert status == 1 and "conversations      0" in err
+
+
+def test_a_file_of_no_json_line_is_skipped_once(tmp_path: Path,
+                                                capsys: pytest.CaptureFixture) -> None:
+    """A pretty-printed JSON document named .jsonl is no log: one line says it
+    was skipped and why, not a JSONDecodeError record per line."""
+    pretty = tmp_path / "pretty.jsonl"
+    pretty.write_text(json.dumps({"sessionId": "x", "messages": [REDIS]}, indent=2))
+    status, records, err = run(capsys, str(pretty), str(session_file(tmp_path)))
+    assert status == 0 and not [r for r in records if "error" in r]
+    lines = err.splitlines()
+    assert lines[0] == (f"turnsignal: {pretty}: skipped: no line of it is a JSON object"
+                        " (segment reads JSON lines: Claude Code logs or one request per line;"
+                        " a .json file holds one request)")
+    assert "files              2, 1 skipped (not JSON lines)" in lines
+    assert run(capsys, str(pretty))[0] == 1  # nothing segmented
+    assert PRIVATE not in err

@@ -106,6 +106,30 @@ def test_a_misspelt_decision_key_is_an_error() -> None:
         'routing.decisions["d"]: unknown key "modelRef"; did you mean "modelRefs"?']
 
 
+def test_a_misspelt_rule_key_says_what_it_meant(implementation: str) -> None:
+    """At the rule level too, as above it (issue 26): a key nearly spelling
+    one the rule lacks names it; one that spells nothing does not."""
+    document = {"routing": {"signals": {
+        "topic_continuity": [{"name": "t", "tresholds": {"chnage": 0.2}, "limitz": {}},
+                             {"name": "u", "thresholds": {}, "treshold": {}}],
+        "conversation": [{"name": "c", "featur": {"type": "count", "source": {"type": "message"}}},
+                         {"name": "d", "feature": {"type": "count", "source": {"type": "message"}},
+                          "predicate": {"gt": 0, "gtee": 2}}]}}}
+    with pytest.raises(ConfigError) as info:
+        Router(document, implementation=implementation)
+    assert [str(issue) for issue in info.value.issues] == [
+        'routing.signals.topic_continuity[0]: unknown key "tresholds"; did you mean'
+        ' "thresholds"?',
+        'routing.signals.topic_continuity[0]: unknown key "limitz"; did you mean "limits"?',
+        'routing.signals.topic_continuity[1]: unknown key "treshold"',  # thresholds is there
+        'routing.signals.conversation[0] "c": unknown key "featur"; did you mean "feature"?',
+        'routing.signals.conversation[0] "c": feature is required',
+        'routing.signals.conversation[1] "d": unknown key "predicate.gtee"; did you mean'
+        ' "predicate.gte"?']
+    # Short keys allow fewer edits: two-letter comparators are not each other's slips.
+    assert near_miss("eq", ("gt", "lt")) is None and near_miss("gtee", ("gt", "gte")) == "gte"
+
+
 @pytest.mark.parametrize("document", [
     {"routing": {"signals": {"conversation": []}}},
     {"routing": {"signals": {"topic_continuity": []}}},

@@ -116,7 +116,7 @@ def test_every_problem_of_a_file_is_listed(tmp_path: Path) -> None:
     path = write(tmp_path, "c.yaml", text)
     assert error_lines(path) == [  # each names the file
         f"{path}: {P}[0]: name must not contain surrounding whitespace",
-        f'{path}: {P}[1]: unknown key "tresholds"',
+        f'{path}: {P}[1]: unknown key "tresholds"; did you mean "thresholds"?',
         f"{path}: {P}[2]: limits.max_input_bytes must be in [1024, 1048576], got 768",
     ]
 

@@ -282,8 +282,10 @@ def test_a_type_problem_does_not_hide_a_range_problem() -> None:
      "limits.max_input_bytes must be an integer, got 2048.5"),
     ({"name": "r", "limits": {"max_input_bytes": float("nan")}},
      "limits.max_input_bytes must be an integer, got NaN"),
-    ({"name": "r", "tresholds": {"change": 0.2}}, 'unknown key "tresholds"'),
-    ({"name": "r", "thresholds": {"contination": 0.2}}, 'unknown key "thresholds.contination"'),
+    ({"name": "r", "tresholds": {"change": 0.2}},
+     'unknown key "tresholds"; did you mean "thresholds"?'),
+    ({"name": "r", "thresholds": {"contination": 0.2}},
+     'unknown key "thresholds.contination"; did you mean "thresholds.continuation"?'),
     ({"name": "r", "limits": {"max_turns": 2}}, 'unknown key "limits.max_turns"'),
 ])
 def test_type_errors_and_unknown_keys(rule: dict, message: str) -> None:
@@ -300,7 +302,7 @@ def test_structural_problems_of_one_rule_are_all_listed() -> None:
     lines = issues_of([{"name": " padded", "tresholds": {}, "include_assistant": "no",
                         "limits": {"max_turn_bytes": "x", "max_prior_turns": -1}}])
     assert lines == [
-        f'{P}[0]: unknown key "tresholds"',
+        f'{P}[0]: unknown key "tresholds"; did you mean "thresholds"?',
         f"{P}[0]: include_assistant must be a boolean, got string",
         f"{P}[0]: limits.max_turn_bytes must be an integer, got string",
         f"{P}[0]: name must not contain surrounding whitespace",

@@ -67,7 +67,7 @@ def test_every_problem_with_its_path() -> None:
 
 def test_reported_beside_other_structure_problems() -> None:
     assert issues_of([{"name": "a", "evaluator": "x", "tresholds": {}}]) == [
-        f'{P}[0]: unknown key "tresholds"',
+        f'{P}[0]: unknown key "tresholds"; did you mean "thresholds"?',
         f'{P}[0]: evaluator must be one of "lexical.1", "lexical.2", "hybrid.1", got "x"',
     ]
 

@@ -34,3 +34,25 @@ def answer(classification: str = "neither", confidence: float = 0.9,
     }
     data.update(overrides)
     return json.dumps(data)
+
+
+def threads_left_after_trickling_calls(server: Any, model: Any, calls: int = 4) -> int:
+    """Classify PLAIN ``calls`` times with ``model`` (a sync adapter) against a
+    server that trickles each answer one byte every 0.05 s (about 20 s a
+    body, far past the 0.3 s budget); then wait up to 5 s for each model
+    thread (a budget plus slack, not a speed claim) and count those still
+    alive. A thread that outlived its call by more than the budget would be."""
+    import threading
+
+    from drift_stub_server import trickle
+
+    from turnsignal.drift import Basis, DriftClassifier
+
+    server.load(*[trickle(answer(), 0.05) for _ in range(calls)])
+    classifier = DriftClassifier(model, timeout=0.3)
+    for _ in range(calls):
+        assert classifier.classify(PLAIN).basis is Basis.MODEL_TIMEOUT
+    workers = [t for t in threading.enumerate() if t.name == "turnsignal-drift-model"]
+    for worker in workers:
+        worker.join(5)
+    return sum(worker.is_alive() for worker in workers)

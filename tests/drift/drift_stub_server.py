@@ -4,7 +4,9 @@ and stopped by the tests. Each request takes the next step of the script:
 * ``reply(content)`` — a normal completion whose message content is ``content``;
 * ``status(code)`` — an HTTP error with an OpenAI-style error body;
 * ``slow(seconds, content)`` — waits, then replies (the client gives up first);
-* ``cut_body(content)`` — a completion whose HTTP body stops mid-JSON.
+* ``cut_body(content)`` — a completion whose HTTP body stops mid-JSON;
+* ``trickle(content, every)`` — a completion whose body is sent one byte
+  every ``every`` seconds (each byte within any per-read timeout).
 
 Every request body is recorded, so tests can look at what the client sent
 (e.g. the ``[VALIDATION_ERROR]`` block of a retry).
@@ -24,6 +26,7 @@ class Step(NamedTuple):
     status: int = 200
     delay: float = 0.0
     cut: bool = False
+    every: float = 0.0
 
 
 def reply(content: str) -> Step:
@@ -40,6 +43,10 @@ def slow(seconds: float, content: str) -> Step:
 
 def cut_body(content: str) -> Step:
     return Step(content, cut=True)
+
+
+def trickle(content: str, every: float) -> Step:
+    return Step(content, every=every)
 
 
 def completion(content: str, model: str) -> Dict[str, Any]:
@@ -72,15 +79,23 @@ class _Handler(BaseHTTPRequestHandler):
         payload = json.dumps(completion(step.content, body.get("model", "stub"))).encode()
         if step.cut:
             payload = payload[: len(payload) // 2]
-        self._send(200, payload)
+        self._send(200, payload, step.every)
 
-    def _send(self, code: int, payload: bytes) -> None:
+    def _send(self, code: int, payload: bytes, every: float = 0.0) -> None:
         try:
             self.send_response(code)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(payload)))
             self.end_headers()
-            self.wfile.write(payload)
+            if not every:
+                self.wfile.write(payload)
+                return
+            self.wfile.flush()
+            for index in range(len(payload)):
+                if self.server.released.wait(every):
+                    return
+                self.wfile.write(payload[index:index + 1])
+                self.wfile.flush()
         except OSError:
             pass  # the client gave up (a timeout test): nothing to do
 

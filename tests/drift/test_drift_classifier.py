@@ -61,6 +61,41 @@ def test_a_raising_model_falls_back(mode: str) -> None:
         (Source.FALLBACK, Basis.MODEL_ERROR, "ConnectionError")
 
 
+class HostileText(str):
+    """A ``str`` subclass whose methods raise."""
+
+    def _boom(self, *args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("SECRET should not be logged")
+
+    strip = encode = startswith = __len__ = __str__ = __iter__ = __getitem__ = _boom
+
+
+class HostileAttributes(str):
+    """A ``str`` subclass that cannot even be looked at."""
+
+    def __getattribute__(self, name: str) -> Any:
+        raise RuntimeError("SECRET should not be logged")
+
+
+@pytest.mark.parametrize("text", ["[" * 1000 + "]" * 1000, "{" * 5000, "methods",
+                                  "attributes"])
+def test_nothing_a_model_returns_raises(text: str, mode: str) -> None:
+    """A 2 KB nest of brackets, or a str subclass whose methods raise: an
+    answer like any other, valid or not (docs/drift.md), never an exception."""
+    valid = answer("drift", 0.9, "reset_context")
+    if text in ("methods", "attributes"):
+        text = (HostileText if text == "methods" else HostileAttributes)(valid)
+    decision = run(DriftClassifier(fixed(text), timeout=5), mode)
+    if type(text) is HostileText:  # read as the text it holds: a valid answer
+        assert (decision.source, decision.classification) == (Source.MODEL,
+                                                              Classification.DRIFT)
+    elif type(text) is HostileAttributes:  # unreadable: the model stage failed
+        assert (decision.source, decision.error) == (Source.FALLBACK, "RuntimeError")
+    else:
+        assert (decision.source, decision.basis) == (Source.FALLBACK, Basis.INVALID_OUTPUT)
+        assert "more than 8 deep" in (decision.error or "")
+
+
 def test_a_hanging_model_is_abandoned_at_the_budget(mode: str) -> None:
     release = threading.Event()
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 from collections import Counter
 from pathlib import Path
 from typing import Any, Dict, List
@@ -129,7 +130,8 @@ def test_harness_figures_on_a_small_file(tmp_path: Path,
 def test_harness_text_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = _write(tmp_path / "small.jsonl", SMALL)
     assert main(["eval-drift", str(path), "--split", "x"]) == 0
-    out = capsys.readouterr().out
+    out, err = capsys.readouterr()
+    assert re.fullmatch(r"eval-drift: 2 cases, \d+\.\d s\n", err)  # no terminal: one line
     assert "== all cases: 2 cases" in out
     assert "drift          precision 1.000  recall 0.500  (tp 1, fp 0, fn 1)" in out
     assert "confusion (rows: label, columns: classification)" in out

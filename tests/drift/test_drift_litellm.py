@@ -10,7 +10,7 @@ import warnings
 from typing import Any
 
 import pytest
-from drift_helpers import PLAIN, answer
+from drift_helpers import PLAIN, answer, threads_left_after_trickling_calls
 from drift_stub_server import StubServer, reply, serving, slow, status
 
 from support.environment import IN_CI
@@ -74,3 +74,10 @@ def test_slow_model_times_out(run: Any, server: StubServer) -> None:
     server.load(slow(8.0, answer()))
     decision = run(timeout=0.5)
     assert (decision.source, decision.basis) == (Source.FALLBACK, Basis.MODEL_TIMEOUT)
+
+
+def test_no_thread_outlives_its_call_on_a_trickling_server(server: StubServer) -> None:
+    """litellm.completion would wait read after read: the sync adapter runs
+    acompletion in its thread's own loop, cancelled at the budget."""
+    model = LiteLLMModel("openai/stub-model", api_base=server.base_url, api_key="test-key")
+    assert threads_left_after_trickling_calls(server, model) == 0

@@ -10,7 +10,7 @@ import time
 from typing import Any
 
 import pytest
-from drift_helpers import PLAIN, answer
+from drift_helpers import PLAIN, answer, threads_left_after_trickling_calls
 from drift_stub_server import StubServer, cut_body, reply, serving, slow, status
 
 from support.environment import IN_CI
@@ -74,6 +74,18 @@ def test_invalid_then_valid_retries_with_validation_error(run: Any, server: Stub
     assert block.lstrip().startswith("[VALIDATION_ERROR]")  # ...plus the block
     assert '"classification": must be one of' in block
     assert "missing keys" in block
+
+
+@pytest.mark.parametrize("deep", ["[" * 1000 + "]" * 1000,
+                                  '{"reasoning": ' + "[" * 16000 + "]" * 16000 + "}"])
+def test_a_deeply_nested_answer_falls_back(deep: str, run: Any, server: StubServer) -> None:
+    """2 KB (or 32 KB) of brackets: the parse is bounded before it starts, so
+    the answer is invalid (retried, then the fallback), never a RecursionError."""
+    server.load(reply(deep), reply(deep))
+    decision = run()
+    assert (decision.source, decision.basis, decision.attempts) == \
+        (Source.FALLBACK, Basis.INVALID_OUTPUT, 2)
+    assert decision.error == "the answer nests arrays or objects more than 8 deep"
 
 
 def test_always_invalid_falls_back(run: Any, server: StubServer,
@@ -178,3 +190,11 @@ def test_adapter_rejects_a_non_client() -> None:
     with pytest.raises(ValueError, match="response_format"):
         OpenAIModel(openai.OpenAI(api_key="k", base_url="http://127.0.0.1:9/v1"), "m",
                     response_format="yaml")
+
+
+def test_no_thread_outlives_its_call_on_a_trickling_server(server: StubServer) -> None:
+    """The client bounds each read, not the answer: the adapter reads the body
+    itself and stops at the budget, so its thread ends with the call."""
+    model = OpenAIModel(openai.OpenAI(base_url=server.base_url, api_key="test-key"),
+                        "stub-model")
+    assert threads_left_after_trickling_calls(server, model) == 0

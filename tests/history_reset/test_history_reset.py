@@ -372,6 +372,127 @@ def test_apply_turn_holds_the_decision_through_a_tool_loop(signal: TopicContinui
     assert HistoryReset().apply_turn(follow, signal).gate is ResetGate.NOT_CHANGE
 
 
+def _exchange(format: str, ids: List[str]) -> List[Dict[str, Any]]:
+    """One tool exchange: calls with ``ids``, then their results."""
+    if format == "anthropic":
+        return [{"role": "assistant", "content": [
+                    {"type": "tool_use", "id": i, "name": "read_file", "input": {}} for i in ids]},
+                {"role": "user", "content": [
+                    {"type": "tool_result", "tool_use_id": i, "content": "ok"} for i in ids]}]
+    if format == "responses":
+        return [*[{"type": "function_call", "call_id": i, "name": "read_file",
+                   "arguments": "{}"} for i in ids],
+                *[{"type": "function_call_output", "call_id": i, "output": "ok"} for i in ids]]
+    return [{"role": "assistant", "content": None, "tool_calls": [
+                {"id": i, "type": "function", "function": {"name": "read_file", "arguments": "{}"}}
+                for i in ids]},
+            *[{"role": "tool", "tool_call_id": i, "content": "ok"} for i in ids]]
+
+
+def _per_turn_ids(format: str) -> Dict[str, Any]:
+    """Two turns of tool work whose calls are numbered per turn (``call_0``,
+    ``call_1`` every turn, as some providers do), then a change."""
+    items: List[Dict[str, Any]] = []
+    for text in ("Fix parse_config in config_loader.go", "Run the tests for config_loader.go"):
+        items += [{"role": "user", "content": text}, *_exchange(format, ["call_0", "call_1"]),
+                  {"role": "assistant", "content": "Done."}]
+    items.append({"role": "user", "content": CHANGE})
+    return {"input" if format == "responses" else "messages": items}
+
+
+@pytest.mark.parametrize("format", ["openai", "anthropic", "responses"])
+def test_call_ids_repeated_across_turns_pair_by_position(signal: TopicContinuity,
+                                                        format: str) -> None:
+    """Providers that number tool calls per turn reuse call_0 every turn: the
+    pairs are unambiguous by position, so the reset applies; two calls with
+    one id waiting at once cannot be paired, and nothing is rewritten."""
+    request = _per_turn_ids(format)
+    key = "input" if format == "responses" else "messages"
+    outcome = HistoryReset().apply(request, signal.evaluate(request, format), format)
+    assert (outcome.gate, outcome.removed_turns) == (ResetGate.APPLIED, 2)
+    assert outcome.request[key] == [{"role": "user", "content": CHANGE}]
+    tools = _exchange(format, ["call_0", "call_1"])  # call_0 again, in the live turn
+    later = HistoryReset().apply_turn(dict(request, **{key: [*request[key], *tools]}), signal,
+                                      format)
+    assert (later.gate, later.basis) == (ResetGate.APPLIED, "turn_opening")
+    assert later.request[key] == [{"role": "user", "content": CHANGE}, *tools]
+    twice = _exchange(format, ["call_0", "call_0"])  # two call_0 waiting at once
+    outcome = HistoryReset().apply_turn(dict(request, **{key: [*request[key], *twice]}), signal,
+                                        format)
+    assert (outcome.gate, outcome.applied) == (ResetGate.WOULD_BE_INVALID, False)
+
+
+class CountedMessage(dict):
+    """A message that counts the reset's reads: its scanners read messages
+    with ``.get``, which the decoders never call on a dict subclass."""
+
+    reads = 0
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        type(self).reads += 1
+        return super().get(key, default)
+
+
+def _tool_loop(history: int, steps: int) -> Dict[str, Any]:
+    """``history`` older messages, the opening user turn (a change), then a
+    tool loop of ``steps`` call/result pairs; every message counts its reads."""
+    older = [{"role": "user" if n % 2 == 0 else "assistant",
+              "content": f"Fix parse_config in config_loader.go, step {n}"} for n in range(history)]
+    loop: List[Dict[str, Any]] = []
+    for step in range(steps):
+        loop += [{"role": "assistant", "content": None, "tool_calls": [
+                      {"id": f"call_{step}", "type": "function",
+                       "function": {"name": "search_trails", "arguments": "{}"}}]},
+                 {"role": "tool", "tool_call_id": f"call_{step}", "content": "3 trails"}]
+    messages = [*older, {"role": "user", "content": CHANGE}, *loop]
+    return {"messages": [CountedMessage(message) for message in messages]}
+
+
+@pytest.mark.parametrize("steps", [3, 150])
+def test_apply_turn_reads_a_bounded_number_of_items(signal: TopicContinuity,
+                                                    steps: int) -> None:
+    """A tool-loop call finds its opening among the newest items: the reads
+    do not grow with the history (100,000 messages read as many as 1,000),
+    only with the tool loop: at most five a message (the lists' lengths, the
+    role, the ids)."""
+    reads = {}
+    for history in (1_000, 100_000):
+        request = _tool_loop(history, steps)
+        evaluation = signal.evaluate(request)
+        assert evaluation.results[0].reason is Reason.TOOL_EXCHANGE
+        CountedMessage.reads = 0
+        outcome = HistoryReset().apply_turn(request, signal, evaluation=evaluation)
+        reads[history] = CountedMessage.reads
+        # The opening decides; its history lies beyond the evaluator's window
+        # (unknown): not a change.
+        assert (outcome.gate, outcome.basis) == (ResetGate.NOT_CHANGE, "turn_opening")
+    assert reads[1_000] == reads[100_000] <= 5 * (2 * steps + 1)
+
+
+def test_a_tool_loop_beyond_reach_keeps_the_request_verdict(signal: TopicContinuity) -> None:
+    """More than 512 items (instructions count) or 4,096 blocks between the
+    live turn's opening and the end: apply_turn reads no further and the
+    request's own verdict (a tool exchange) decides, as apply would."""
+    request = _tool_loop(10, 200)  # 400 tool-loop messages: the evaluator sees the opening
+    messages = request["messages"]
+    with_instructions = [*messages[:11], *[item for pair in zip(
+        messages[11:], [CountedMessage(role="developer", content="be brief")] * 400)
+        for item in pair]]
+    many_blocks = [*messages[:2], CountedMessage(role="user", content=CHANGE), CountedMessage(
+        role="assistant", content=None, tool_calls=[{"id": "call_x", "type": "function",
+                     "function": {"name": "search_trails", "arguments": "{}"}}]),
+        # Tool result content the evaluator never reads, 5,000 parts of it.
+        CountedMessage(role="tool", tool_call_id="call_x",
+                       content=[CountedMessage(type="text", text="3 trails")] * 5_000)]
+    for loop in (dict(request, messages=with_instructions), {"messages": many_blocks}):
+        evaluation = signal.evaluate(loop)
+        assert evaluation.results[0].reason is Reason.TOOL_EXCHANGE
+        CountedMessage.reads = 0
+        outcome = HistoryReset().apply_turn(loop, signal, evaluation=evaluation)
+        assert (outcome.gate, outcome.basis) == (ResetGate.NOT_CHANGE, "request")
+        assert CountedMessage.reads <= 5 * 512
+
+
 def test_router_evaluations_work_too(implementation: str) -> None:
     router = Router({"routing": {"signals": {"topic_continuity": [{"name": "topic_boundary"}]}}},
                     implementation=implementation)

@@ -29,6 +29,7 @@ from langchain.agents import create_agent  # noqa: E402
 from langchain_core.language_models.chat_models import BaseChatModel  # noqa: E402
 from langchain_core.messages import (  # noqa: E402
     AIMessage,
+    FunctionMessage,
     HumanMessage,
     SystemMessage,
     ToolMessage,
@@ -183,6 +184,47 @@ def _react_agent(model: ScriptedModel, **kwargs: Any) -> Any:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # create_react_agent is deprecated in langgraph 1.x
         return create_react_agent(model, [search_trails], prompt="Be brief.", **kwargs)
+
+
+def test_a_legacy_function_message_is_a_tool_result(signal: TopicContinuity,
+                                                   caplog: pytest.LogCaptureFixture) -> None:
+    """OpenAI's legacy function calling (an AIMessage's function_call, then a
+    FunctionMessage of that name) reads as a call and its result: the prior
+    turn goes whole, nothing is logged as failed."""
+    legacy = [HumanMessage("Fix parse_config in config_loader.go"),
+              AIMessage("", additional_kwargs={"function_call": {
+                  "name": "read_file", "arguments": '{"path": "x.go"}'}}),
+              FunctionMessage("func parseConfig()", name="read_file"),
+              AIMessage("Done: parse_config accepts trailing commas."), HumanMessage(CHANGE)]
+    model = ScriptedModel(replies=[AIMessage("Try the ridge trail.")])
+    outcomes: List[Any] = []
+    agent = create_agent(model, tools=[search_trails], middleware=[HistoryResetMiddleware(
+        signal, on_outcome=lambda ev, out: outcomes.append(out))])
+    with caplog.at_level("WARNING", logger="turnsignal"):
+        result = agent.invoke({"messages": legacy})
+    assert not caplog.records
+    assert [(o.gate, o.removed_messages) for o in outcomes] == [(ResetGate.APPLIED, 4)]
+    assert kinds(model.received[0]) == ["human"]
+    assert kinds(result["messages"]) == ["human", "ai"]
+
+
+def test_a_langgraph_graph_of_today_takes_the_hook_as_a_node(signal: TopicContinuity) -> None:
+    """The hook is a plain node of a StateGraph (LangGraph's current API; its
+    create_react_agent is deprecated): no deprecation warning, the state reset."""
+    from langgraph.graph import END, START, MessagesState, StateGraph
+
+    model = ScriptedModel(replies=[AIMessage("Try the ridge trail.")])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a deprecation would fail the test
+        graph = StateGraph(MessagesState)
+        graph.add_node("reset", history_reset_hook(signal))
+        graph.add_node("model", lambda state: {"messages": [model.invoke(state["messages"])]})
+        graph.add_edge(START, "reset")
+        graph.add_edge("reset", "model")
+        graph.add_edge("model", END)
+        result = graph.compile().invoke({"messages": history()})
+    assert kinds(model.received[0]) == ["human"]
+    assert kinds(result["messages"]) == ["human", "ai"]
 
 
 def test_pre_model_hook_updates_the_state(signal: TopicContinuity) -> None:

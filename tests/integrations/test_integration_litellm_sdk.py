@@ -9,6 +9,7 @@ import asyncio
 import copy
 import json
 import logging
+import time
 import uuid
 from typing import Any, Dict, Iterator, List
 
@@ -59,6 +60,10 @@ def sdk(stub: UpstreamStub, implementation: str) -> Iterator[Dict[str, Any]]:
     class Spy(CustomLogger):
         async def async_log_success_event(self, kwargs: Any, response_obj: Any,
                                           start_time: Any, end_time: Any) -> None:
+            events.append(kwargs["standard_logging_object"])
+
+        def log_success_event(self, kwargs: Any, response_obj: Any, start_time: Any,
+                              end_time: Any) -> None:  # LiteLLM's synchronous calls
             events.append(kwargs["standard_logging_object"])
 
     logger = TurnsignalLogger(TopicContinuity(implementation=implementation),
@@ -139,3 +144,55 @@ def test_a_failure_inside_turnsignal_never_fails_the_call(
     assert [r.getMessage() for r in ours] == ["turnsignal_litellm_hook_failed"]
     assert ours[0].error_type == "RuntimeError"
     assert "SECRET" not in json.dumps([vars(r).get("error_type") for r in ours])
+
+
+def _wait_logged(sdk: Dict[str, Any]) -> None:
+    for _ in range(400):  # a sync call's loggers run on LiteLLM's own thread
+        if sdk["events"]:
+            return
+        time.sleep(0.05)
+
+
+def test_sync_responses_records_its_reset(sdk: Dict[str, Any], stub: UpstreamStub) -> None:
+    """litellm.responses runs the hook but does not carry its metadata to its
+    loggers: the record goes into LiteLLM's logging object too, so the reset
+    never happens without it."""
+    secret = f"SECRET_{uuid.uuid4().hex}"
+    sdk["litellm"].responses(model="openai/small", api_base=stub.base_url,
+                             api_key="sk-upstream", input=history(secret))
+    assert stub.bodies("responses")[-1]["input"] == history(secret)[-1:]
+    _wait_logged(sdk)
+    check_record(recorded(sdk)["turnsignal"], "responses", secret)
+
+
+def test_sync_completion_is_not_hooked_and_says_so_once(
+        sdk: Dict[str, Any], stub: UpstreamStub, caplog: pytest.LogCaptureFixture) -> None:
+    """LiteLLM runs no hook on its synchronous chat calls: nothing is
+    evaluated or rewritten there, and one warning says so (docs/integrations.md)."""
+    litellm = sdk["litellm"]
+    router = litellm.Router(model_list=[{"model_name": "small", "litellm_params": {
+        "model": "openai/small", "api_base": stub.base_url, "api_key": "sk-upstream"}}])
+    with caplog.at_level(logging.WARNING, logger="turnsignal"):
+        litellm.completion(model="openai/small", api_base=stub.base_url,
+                           api_key="sk-upstream", messages=history("x"))
+        router.completion(model="small", messages=history("x"))
+    assert [m["role"] for m in stub.bodies("chat/completions")[-1]["messages"]] == [
+        "user", "assistant", "user"]  # untouched
+    ours = [r for r in caplog.records if r.name == "turnsignal"]
+    assert [(r.getMessage(), r.call_type) for r in ours] == [
+        ("turnsignal_litellm_sync_call_not_hooked", "completion")]
+
+
+def test_no_reset_without_its_record(sdk: Dict[str, Any], stub: UpstreamStub,
+                                     loop: asyncio.AbstractEventLoop,
+                                     caplog: pytest.LogCaptureFixture) -> None:
+    """A caller's spend_logs_metadata that is not a mapping cannot hold the
+    record (it is never replaced): then the history is not rewritten either."""
+    with caplog.at_level(logging.WARNING, logger="turnsignal"):
+        run(loop, sdk, sdk["litellm"].acompletion(
+            model="openai/small", api_base=stub.base_url, api_key="sk-upstream",
+            messages=history("x"), metadata={"spend_logs_metadata": "team-billing"}))
+    assert [m["role"] for m in stub.bodies("chat/completions")[-1]["messages"]] == [
+        "user", "assistant", "user"]
+    assert "turnsignal_litellm_reset_not_applied_unrecorded" in [
+        r.getMessage() for r in caplog.records if r.name == "turnsignal"]

@@ -5,7 +5,9 @@ against the reference figures their README quotes."""
 from __future__ import annotations
 
 import gzip
+import io
 import json
+import re
 from pathlib import Path
 from typing import Any, Dict, List
 
@@ -131,7 +133,7 @@ def test_invalid_cases_are_counted_with_their_lines(dataset: Path, implementatio
 
 def test_renderings(dataset: Path, implementation: str) -> None:
     report = evaluate_dataset([dataset], implementation=implementation)
-    text, markdown = render_text(report), render_markdown(report)
+    text, markdown = render_text(report, verbose=True), render_markdown(report)
     assert "alpha" in text and "0.667" in text and "beta.jsonl:2" in text
     assert "| source | split | cases |" in markdown and "|---|---|---:|" in markdown
     assert json.loads(json.dumps(report_dict(report)))["invalid_cases"] == 2
@@ -164,14 +166,80 @@ def test_cli_plot_folder_that_cannot_be_made(dataset: Path, tmp_path: Path, mode
     assert main(["eval", *mode, str(dataset / "alpha"), "--json", "--plot", str(blocker)]) == 2
     out, err = capsys.readouterr()
     assert json.loads(out)  # the report was written first
-    assert err == f"turnsignal: {blocker}: File exists\n"
+    assert err == f"turnsignal: {blocker}: File exists\n"  # one line: no summary then
 
 
 def test_cli_fails_without_cases(tmp_path: Path, implementation: str,
-                                 monkeypatch: pytest.MonkeyPatch) -> None:
+                                 monkeypatch: pytest.MonkeyPatch,
+                                 capsys: pytest.CaptureFixture) -> None:
     monkeypatch.setenv("TURNSIGNAL_IMPLEMENTATION", implementation)
     assert main(["eval", str(tmp_path)]) == 1
+    out, err = capsys.readouterr()
+    # What was read, and no empty table headers before "no labelled case found".
+    assert out == f"rule topic_boundary · implementation {implementation} · 0 cases in" \
+                  " 0 file(s)\n"
+    assert err.splitlines()[-1] == "turnsignal: no labelled case found"
     assert main(["eval", str(tmp_path / "missing")]) == 2
+
+
+# -- folders that hold more than cases (issue 26) -------------------------------------------
+
+@pytest.fixture
+def mixed(dataset: Path) -> Path:
+    """The dataset, beside what a real dataset folder holds: Claude Code session
+    logs (plain and gzipped), their labels, a README and a pretty-printed JSON."""
+    from support.claude_sessions import SessionWriter, text
+
+    session = SessionWriter("s1")
+    session.user("How do I configure nginx?")
+    session.assistant(text("Add the upgrade headers."))
+    _write(dataset / "cc" / "sessions" / "s1.jsonl", session.jsonl().splitlines())
+    _write(dataset / "cc" / "sessions" / "s2.jsonl.gz", session.jsonl().splitlines())
+    _write(dataset / "cc" / "labels.jsonl", [json.dumps(
+        {"session": "s1", "turn": 2, "label": "continuation", "why": "same subject"})])
+    _write(dataset / "cc" / "sessions" / "pretty.jsonl", json.dumps(
+        {"sessionId": "s3", "messages": []}, indent=2).splitlines())
+    (dataset / "cc" / "README.md").write_text("# sessions\n")
+    return dataset
+
+
+def test_files_without_cases_are_skipped_by_kind(mixed: Path, implementation: str) -> None:
+    report = evaluate_dataset([mixed], implementation=implementation)
+    assert report.cases == 7 and report.invalid_count == 2  # beta.jsonl's, as before
+    kinds = {Path(item.file).name: item.kind for item in report.skipped}
+    assert kinds == {"s1.jsonl": "claude-code-session", "s2.jsonl.gz": "claude-code-session",
+                     "labels.jsonl": "session-labels", "pretty.jsonl": "not-json-lines",
+                     "README.md": "not-jsonl", "notes.txt": "not-jsonl"}
+    assert report_dict(report)["skipped"][0] == report.skipped[0]._asdict()
+
+
+def test_what_was_skipped_is_one_line_unless_verbose(mixed: Path, implementation: str) -> None:
+    report = evaluate_dataset([mixed], implementation=implementation)
+    summary = ("skipped 6 files with no labelled case: 2 Claude Code session logs, 1 file of"
+               " session labels, 1 file not in JSON lines, 2 files not named *.jsonl or"
+               " *.jsonl.gz")
+    invalid = "invalid: 2 lines in 1 file: ValueError 1, JSONDecodeError 1"
+    for render in (render_text, render_markdown):
+        lines = render(report).splitlines()
+        notes = [line for line in lines if line.lstrip("- ").startswith(("skipped", "invalid"))]
+        assert [line.lstrip("- ") for line in notes] == [
+            summary + " (--verbose lists them)", invalid + " (--verbose lists them)"]
+        verbose = render(report, verbose=True)
+        assert summary + "\n" in verbose and "labels.jsonl: file of session labels" in verbose
+        assert "beta.jsonl:3: JSONDecodeError" in verbose
+        assert "nginx" not in verbose
+
+
+def test_cli_says_what_it_skipped(mixed: Path, capsys: pytest.CaptureFixture) -> None:
+    assert main(["eval", str(mixed / "cc")]) == 1
+    out, err = capsys.readouterr()
+    assert out.splitlines()[1].startswith("skipped 5 files with no labelled case: 2 Claude")
+    assert len(out.splitlines()) == 2
+    assert err.startswith("eval: 0 cases, ") and err.endswith(
+        " s\nturnsignal: no labelled case found\n")
+    assert main(["eval", str(mixed), "--evaluator", "lexical.1", "--no-knobs", "-v"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("skipped: ") == 6 and "invalid: " in out and "lexical.1" in out
 
 
 # The datasets README: "change precision / recall — tiage .257 / .145, multiwoz
@@ -185,13 +253,67 @@ README_FIGURES = {"tiage": (0.257, 0.145), "multiwoz": (0.213, 0.123),
 @pytest.mark.slow
 def test_shared_datasets_reproduce_the_reference_figures(implementation: str) -> None:
     datasets = require_shared("datasets")
-    # The labeled sources only: the folder also holds raw session logs
-    # (claude-code/) that are not in the case format.
-    sources = [datasets / source for source in sorted(README_FIGURES)]
-    report = evaluate_dataset(sources, implementation=implementation, jobs=2)
+    # The whole folder, as docs/quality.md's first command reads it: the Claude
+    # Code session logs and their labels are skipped, never invalid cases.
+    report = evaluate_dataset([datasets], implementation=implementation, jobs=2)
     assert report.invalid_count == 0 and report.sources() == sorted(README_FIGURES)
+    kinds = {item.kind for item in report.skipped
+             if Path(item.file).is_relative_to(datasets / "claude-code")}
+    assert {"claude-code-session", "session-labels"} <= kinds
     for source, (precision, recall) in README_FIGURES.items():
         detector = report.source_total(source).detector
         assert round(detector.precision("change"), 3) == precision, source
         assert round(detector.recall("change"), 3) == recall, source
         assert 0.58 <= 1 - detector.answered_rate() <= 0.84, source
+
+
+def test_one_progress_for_the_whole_run(dataset: Path, implementation: str) -> None:
+    """Every case file's bytes are counted once, up to the total (the blank
+    line of beta.jsonl, one byte, is no case); the same with --evaluator."""
+    from test_segeval import RecordedProgress
+
+    from turnsignal.offline.compare import compare_evaluators
+    from turnsignal.offline.progress import data_size
+
+    for run in (evaluate_dataset, lambda paths, **options: compare_evaluators(
+            paths, ["lexical.1"], knobs=False, **options)):
+        progress = RecordedProgress()
+        report = run([dataset], implementation=implementation, progress=progress, jobs=2)
+        files = [dataset / "alpha" / "train.jsonl", dataset / "alpha" / "test" /
+                 "cases.jsonl.gz", dataset / "beta.jsonl"]
+        assert progress.total == sum(data_size(path) for path in files)
+        assert progress.done == progress.total - 1
+        assert progress.count == report.cases + report.invalid_count == 9
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_run_progress_is_one_bar_or_one_line() -> None:
+    from turnsignal.offline.progress import RunProgress
+
+    piped = io.StringIO()
+    progress = RunProgress("eval", "cases", stream=piped)
+    progress.add_total(10)
+    progress.update(10, 3)
+    progress.close()
+    progress.close()  # once
+    assert re.fullmatch(r"eval: 3 cases, \d+\.\d s\n", piped.getvalue())
+    failed = RunProgress("eval", "cases", stream=piped)
+    failed.stop()  # a failed run never closes: its error is the one line it prints
+    assert piped.getvalue().count("\n") == 1
+    pytest.importorskip("tqdm")
+    terminal = _Terminal()
+    progress = RunProgress("eval --segmentation", "items", stream=terminal)
+    progress.add_total(100)
+    progress.stage("sessions")
+    progress.update(40, 2)
+    progress.add_total(100)  # a later stage learns its size: the same bar grows
+    progress.stage("dialogues")
+    progress.update(160, 5)
+    progress.close()
+    shown = terminal.getvalue()
+    assert "sessions" in shown and "dialogues" in shown and "7 items" in shown
+    assert "200/200" in shown and "eval --segmentation: " in shown

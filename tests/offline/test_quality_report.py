@@ -7,6 +7,7 @@ from __future__ import annotations
 import gzip
 import importlib.util
 import json
+import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -46,8 +47,8 @@ def shared(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def test_every_table_is_filled(shared: Path, tmp_path: Path,
-                               monkeypatch: pytest.MonkeyPatch) -> None:
+def test_every_table_is_filled(shared: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                               capsys: pytest.CaptureFixture) -> None:
     monkeypatch.setenv("TURNSIGNAL_SHARED", str(shared))
     template = tmp_path / "template.md"
     template.write_text("\n".join("{{" + key + "}}" for key in (
@@ -55,6 +56,7 @@ def test_every_table_is_filled(shared: Path, tmp_path: Path,
         "reference", "baseline")), encoding="utf-8")
     output = tmp_path / "quality.md"
     assert _script().main(["--output", str(output), "--template", str(template)]) == 0
+    assert "quality_report: turnsignal " in capsys.readouterr().err  # which one, and why
     text = output.read_text(encoding="utf-8")
     assert "{{" not in text and "\n20\n" in text  # 2 cases x 2 splits x 5 sources
     assert "| pooled change precision | 1.000 | ≥ 0.8 | met |" in text
@@ -62,6 +64,31 @@ def test_every_table_is_filled(shared: Path, tmp_path: Path,
     assert "| trec_cast: continuation recall | 1.000 | ≥ 0.25 | met |" in text
     assert "TEST splits, change side" in text and "TUNE splits, change side" in text
     assert "| multiwoz | val | lexical.2 |" in text
+
+
+def test_it_says_which_turnsignal_it_runs_and_why(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """A fresh clone has no native core: the script runs an installed native
+    turnsignal of the same version, or says it runs pure Python and why."""
+    script = _script()
+    monkeypatch.setattr(sys, "path", list(sys.path))  # choose_package prepends to it
+    fresh = tmp_path / "clone" / "python"
+    (fresh / "turnsignal").mkdir(parents=True)  # a checkout without _native*.so
+    monkeypatch.setattr(script, "CHECKOUT", fresh)
+    monkeypatch.delenv("TURNSIGNAL_IMPLEMENTATION", raising=False)
+    installed = Path(importlib.util.find_spec("turnsignal").origin).parent  # type: ignore
+    if any(installed.glob("_native*")):  # the tests' turnsignal, when built
+        assert script.choose_package() == (
+            f"installed at {installed}: this checkout's native core is not built")
+    monkeypatch.setenv("TURNSIGNAL_IMPLEMENTATION", "python")
+    assert script.choose_package() == (f"this checkout ({fresh}): TURNSIGNAL_IMPLEMENTATION="
+                                       "python; same figures, about 20 times slower")
+    assert sys.path[0] == str(fresh)
+    monkeypatch.delenv("TURNSIGNAL_IMPLEMENTATION")
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)  # nothing installed
+    assert script.choose_package() == (
+        f"this checkout ({fresh}): the native core is not built in this checkout (pip install"
+        " -e . builds it); same figures, about 20 times slower")
 
 
 def test_an_unfilled_placeholder_is_an_error(shared: Path, tmp_path: Path,

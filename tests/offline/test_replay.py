@@ -3,8 +3,10 @@ bad lines reported, never fatal; the same output with one or more processes."""
 
 from __future__ import annotations
 
+import gzip
 import io
 import json
+from pathlib import Path
 from typing import Any, Dict, List
 
 import pytest
@@ -14,7 +16,7 @@ from turnsignal.cli import main
 from turnsignal.errors import ConfigError
 from turnsignal.offline.pool import IN_FLIGHT_PER_JOB, ordered_map
 from turnsignal.offline.progress import progress_bar
-from turnsignal.offline.replay import replay
+from turnsignal.offline.replay import evaluate_line, replay
 
 # Words that appear only in the requests: none may reach the output.
 SECRET_WORDS = ("zebracorn", "quokkafish", "marmotlamp", "wombatdune")
@@ -36,9 +38,10 @@ LINES: List[bytes] = [
     b'{"messages": [{"role": "user", "content": "wombatdune',         # 3 invalid JSON
     json.dumps(ENVELOPE).encode(),                                    # 4 ok, with id
     b"",                                                              # 5 empty
-    json.dumps({"messages": [{"role": 3, "content": "wombatdune"}]}).encode(),  # 6 wire
+    json.dumps({"request": {"messages": [{"role": 3, "content": "wombatdune"}]},  # 6 wire
+                "id": "bad-6"}).encode(),
     b"\xff\xfe wombatdune",                                           # 7 not UTF-8
-    json.dumps({"request": OPENAI, "format": "gopher"}).encode(),     # 8 bad envelope
+    json.dumps({"request": OPENAI, "format": "gopher", "id": 8}).encode(),  # 8 bad envelope
     json.dumps(OPENAI).encode(),                                      # 9 ok
 ]
 GOOD = {1: OPENAI, 2: ANTHROPIC, 4: ENVELOPE["request"], 9: OPENAI}
@@ -71,6 +74,21 @@ def test_one_line_out_per_line_in_in_order(implementation: str) -> None:
     assert {r["line"]: r["error"].split(":")[0] for r in records if "error" in r} == BAD
     assert summary.lines == 9 and summary.evaluated == 4 and summary.bad_lines == 5
     assert summary.bad_line_numbers == [3, 5, 6, 7, 8]
+
+
+def test_bad_lines_keep_their_id_when_they_are_json(implementation: str) -> None:
+    """Users join results to their logs by id: a bad line that parsed as JSON
+    keeps it (null without one), as a good line does; the others cannot."""
+    records, _ = _run(implementation)
+    bad = {r["line"]: r for r in records if "error" in r}
+    assert {n: list(r) for n, r in bad.items()} == {
+        3: ["line", "error"], 5: ["line", "error"], 6: ["line", "id", "error"],
+        7: ["line", "error"], 8: ["line", "id", "error"]}
+    assert (bad[6]["id"], bad[8]["id"]) == ("bad-6", 8)
+    record = json.loads(evaluate_line(TopicContinuity(implementation=implementation), 1,
+                                      b'{"request": {}, "id": true}').output)
+    assert record == {"line": 1, "id": None,
+                      "error": "EnvelopeError: id must be a string, an integer or null"}
 
 
 def test_results_are_the_api_results(implementation: str) -> None:
@@ -166,6 +184,52 @@ def test_cli_reads_stdin_and_writes_stdout(implementation: str,
     captured = capsys.readouterr()
     assert [json.loads(line)["line"] for line in captured.out.splitlines()] == list(range(1, 10))
     assert "\x1b" not in captured.err  # no progress bar when not on a terminal
+
+
+@pytest.mark.parametrize("source", ["log.jsonl.gz", "-"])
+def test_cli_reads_gzip_files_and_stdin(source: str, implementation: str, tmp_path: Any,
+                                        monkeypatch: pytest.MonkeyPatch,
+                                        capsys: pytest.CaptureFixture) -> None:
+    monkeypatch.setenv("TURNSIGNAL_IMPLEMENTATION", implementation)
+    packed = gzip.compress(_log())
+    if source == "-":
+        monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(packed)))
+    else:
+        source = str(tmp_path / source)
+        Path(source).write_bytes(packed)
+    assert main(["replay", source]) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert _without_timings(records) == _without_timings(_run(implementation)[0])
+
+
+def test_cli_a_truncated_gzip_names_the_file(tmp_path: Any,
+                                            capsys: pytest.CaptureFixture) -> None:
+    whole = gzip.compress(_log() * 500)
+    packed = tmp_path / "cut.jsonl.gz"
+    packed.write_bytes(whole[: len(whole) // 2])
+    assert main(["replay", str(packed), "--output", str(tmp_path / "out.jsonl")]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err[-1].startswith(f"turnsignal: {packed}: truncated or corrupt gzip data (read ")
+
+
+@pytest.mark.parametrize(("content", "problem"), [
+    (b"", "no line to evaluate (the input is empty)"),
+    (json.dumps(OPENAI, indent=2).encode(),  # 17 lines, none a JSON value
+     "no line could be evaluated (17 bad: JSONDecodeError 17); replay reads one JSON request"
+     " per line: for one request written over several lines (pretty-printed), use turnsignal"
+     " evaluate"),
+    (b"\n".join(LINES[4:8]), "no line could be evaluated (4 bad: EnvelopeError 1,"
+     " JSONDecodeError 1, UnicodeDecodeError 1, WireFormatError 1); replay reads one JSON"
+     " request per line: for one request written over several lines (pretty-printed), use"
+     " turnsignal evaluate"),
+])
+def test_cli_fails_when_no_line_could_be_evaluated(content: bytes, problem: str, tmp_path: Any,
+                                                   capsys: pytest.CaptureFixture) -> None:
+    log = tmp_path / "log.jsonl"
+    log.write_bytes(content)
+    assert main(["replay", str(log)]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert err[-1] == f"turnsignal: {log}: {problem}"
 
 
 class _Terminal(io.StringIO):

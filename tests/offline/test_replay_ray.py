@@ -387,11 +387,18 @@ def test_cli_problems_found_before_anything_is_written(cluster: Cluster, log: Pa
 def test_cli_parquet_without_the_column(cluster: Cluster, tmp_path: Path,
                                         capsys: pytest.CaptureFixture) -> None:
     parquet = tmp_path / "logs.parquet"
-    pyarrow.parquet.write_table(pyarrow.table({"body": ["{}"]}), parquet)
+    body = json.dumps({"messages": [{"role": "user", "content": "hi"}]})
+    pyarrow.parquet.write_table(pyarrow.table({"body": [body]}), parquet)
     assert main(["replay", "--engine", "ray", str(parquet), "-o", str(tmp_path / "out")]) == 2
     assert "no column 'text'" in capsys.readouterr().err
     assert main(["replay", "--engine", "ray", str(parquet), "-o", str(tmp_path / "out2"),
                  "--column", "body"]) == 0
+    # A run that could evaluate no line answers no, saying why (as the local engine).
+    pyarrow.parquet.write_table(pyarrow.table({"body": ["{}"]}), parquet)
+    assert main(["replay", "--engine", "ray", str(parquet), "-o", str(tmp_path / "out3"),
+                 "--column", "body"]) == 1
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"turnsignal: {parquet}: no line could be evaluated (1 bad: WireFormatError 1)")
 
 
 def test_bad_arguments_fail_before_any_work(cluster: Cluster) -> None:

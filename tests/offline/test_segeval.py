@@ -14,6 +14,7 @@ import pytest
 from support.claude_sessions import SessionWriter, text, tool_use
 from turnsignal import TopicContinuity
 from turnsignal.cli import main
+from turnsignal.offline.progress import data_size
 from turnsignal.offline.segeval import run_experiment
 from turnsignal.offline.segeval.combine import fit_logistic, out_of_fold
 from turnsignal.offline.segeval.dialogues import Case, chains_from_cases, score_chains
@@ -284,3 +285,40 @@ def test_cli_eval_segmentation_honours_implementation(tmp_path: Path,
     assert main(["eval", "--segmentation", str(tmp_path), "--json",
                  "--implementation", "python"]) == 0
     assert json.loads(capsys.readouterr().out)["implementation"] == "python"
+
+
+class RecordedProgress:
+    """What a run tells its progress (the ``RunProgress`` interface)."""
+
+    def __init__(self) -> None:
+        self.total = 0.0
+        self.done = 0.0
+        self.count = 0
+        self.stages: List[str] = []
+        self.before_stage: List[float] = []
+
+    def add_total(self, units: float) -> None:
+        self.total += units
+
+    def stage(self, name: str) -> None:
+        self.stages.append(name)
+        self.before_stage.append(self.done)
+
+    def update(self, units: float, count: int = 0) -> None:
+        self.done += units
+        self.count += count
+
+
+def test_one_progress_for_the_whole_run(tmp_path: Path) -> None:
+    """The sessions and then the dialogues advance one bar, in bytes read,
+    up to its total (not a bar for reading alone)."""
+    write_corpus(tmp_path)
+    progress = RecordedProgress()
+    run_experiment([tmp_path], progress=progress)
+    files = [p for p in tmp_path.rglob("*") if p.is_file()]
+    assert progress.total == sum(data_size(p) for p in files)
+    assert progress.done == pytest.approx(progress.total)
+    assert progress.stages == ["sessions", "dialogues"]
+    cases = data_size(tmp_path / "demo" / "cases.jsonl.gz")
+    assert progress.before_stage[1] == progress.total - cases  # the dialogues come last
+    assert progress.count == 3 + 2  # three sessions, two dialogue chains

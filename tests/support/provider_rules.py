@@ -8,7 +8,9 @@ independently of turnsignal's own reset code, so that each side checks the other
   every ``tool_use`` is answered in the very next message and every
   ``tool_result`` answers the message just before.
 * OpenAI Responses: every ``function_call_output`` follows its
-  ``function_call`` and every call has exactly one output.
+  ``function_call`` and every call has exactly one output; an id may be used
+  again once its call is answered (providers that number calls per turn send
+  ``call_0`` every turn), never while a call with it waits.
 """
 
 from __future__ import annotations
@@ -66,19 +68,18 @@ def anthropic_valid(messages: List[Dict[str, Any]]) -> bool:
 
 
 def responses_valid(items: List[Dict[str, Any]]) -> bool:
-    calls: Counter = Counter()
-    outputs: Counter = Counter()
+    waiting: List[str] = []
     for item in items:
         kind = item.get("type")
         if kind == "function_call":
-            if calls[item["call_id"]]:
+            if item["call_id"] in waiting:
                 return False
-            calls[item["call_id"]] += 1
+            waiting.append(item["call_id"])
         elif kind == "function_call_output":
-            if not calls[item["call_id"]] or outputs[item["call_id"]]:
+            if item["call_id"] not in waiting:
                 return False
-            outputs[item["call_id"]] += 1
-    return calls == outputs
+            waiting.remove(item["call_id"])
+    return not waiting
 
 
 def valid(request: Dict[str, Any], format: str) -> bool:

@@ -46,8 +46,10 @@ def tool_rounds(draw: Any, counter: List[int], min_rounds: int = 0,
 @st.composite
 def conversation(draw: Any, live_kind: str = "any") -> List[Event]:
     """Events of a conversation ending with a live user turn (and, for
-    ``live_kind="tool"``, a tool exchange after it)."""
+    ``live_kind="tool"``, a tool exchange after it). Call ids are unique, or
+    numbered per user turn (``call_1`` every turn) as some providers do."""
     counter = [0]
+    per_turn = draw(st.integers(0, 2)) == 0
     events: List[Event] = []
     if draw(st.booleans()):
         events.append(("instruction", "You are a careful engineer."))
@@ -65,6 +67,8 @@ def conversation(draw: Any, live_kind: str = "any") -> List[Event]:
             events.append(("results", dangling))
             dangling = []
         events.append(("user", draw(st.sampled_from(PRIOR_TEXTS))))
+        if per_turn:
+            counter[0] = 0
         if late:
             events.append(("results", late))
             late = []
@@ -93,6 +97,8 @@ def conversation(draw: Any, live_kind: str = "any") -> List[Event]:
         late = []
     live = draw(st.one_of(st.sampled_from(CHANGES), st.sampled_from(OTHERS)))
     events.append(("user", live))
+    if per_turn:
+        counter[0] = 0
     if live_kind == "tool":
         if late:
             events.append(("results", late))  # an older call answered in the live turn

@@ -370,3 +370,65 @@ def test_fuzz_only_wire_format_errors(request_, format_):
     else:
         assert isinstance(conv, Conversation)
     assert request_ == before
+
+
+# --- a body named as another format (issue 26) -----------------------------------------------
+# An explicit format whose own top-level field is missing, or a body whose top level is plainly
+# another format, is a WireFormatError naming what was expected and what the body looks like:
+# never a quiet answer read from an empty or misread conversation. Top-level keys only.
+
+CHAT = {"model": "m", "messages": [U]}
+ANTHROPIC = {"model": "m", "max_tokens": 5, "system": S, "messages": [U]}
+RESPONSES = {"model": "m", "input": [{"role": "user", "content": S}]}
+_LOOKS_CHAT = ('missing: this looks like an OpenAI Chat Completions request (it has messages);'
+               ' use format "openai" or "auto"')
+_LOOKS_ANTHROPIC = ('missing: this looks like an Anthropic Messages request (it has messages'
+                    ' and system); use format "anthropic" or "auto"')
+_LOOKS_RESPONSES = ('missing: this looks like an OpenAI Responses request (it has input);'
+                    ' use format "responses" or "auto"')
+MISMATCHES = [
+    ("responses", CHAT, "input", _LOOKS_CHAT),
+    ("responses", ANTHROPIC, "input", _LOOKS_ANTHROPIC),
+    ("responses", {"foo": 1}, "input",
+     "missing (a Responses request has input, previous_response_id or conversation)"),
+    ("openai", ANTHROPIC, "system", 'not a Chat Completions field: this looks like an Anthropic'
+     ' Messages request; use format "anthropic" or "auto"'),
+    ("openai", RESPONSES, "messages", _LOOKS_RESPONSES),
+    ("anthropic", RESPONSES, "messages", _LOOKS_RESPONSES),
+    ("neutral", RESPONSES, "messages", _LOOKS_RESPONSES),
+]
+
+
+def _mismatch(call, *args, **kwargs):
+    with pytest.raises(WireFormatError) as info:
+        call(*args, **kwargs)
+    assert S not in str(info.value)
+    return info.value.path, info.value.problem
+
+
+@pytest.mark.parametrize(("format_", "request_", "path", "problem"), MISMATCHES)
+def test_a_body_of_another_format_is_named(format_, request_, path, problem, implementation):
+    from turnsignal import Router, TopicContinuity
+
+    before = copy.deepcopy(request_)
+    expected = (path, problem)
+    assert _mismatch(decode, request_, format_, implementation=implementation) == expected
+    signal = TopicContinuity(implementation=implementation)
+    assert _mismatch(signal.evaluate, request_, format_) == expected  # LEAN decoding
+    router = Router({"routing": {"signals": {"conversation": [
+        {"name": "any", "feature": {"type": "count", "source": {"type": "message"}},
+         "predicate": {"gte": 0}}]}}}, implementation=implementation)
+    assert _mismatch(router.evaluate, request_, format_) == expected  # COUNT decoding
+    assert request_ == before
+
+
+@pytest.mark.parametrize("request_", [CHAT, ANTHROPIC, RESPONSES])
+def test_auto_still_reads_each_format(request_, implementation):
+    assert len(decode(request_, "auto", implementation=implementation).messages) == 1
+
+
+@pytest.mark.parametrize("request_", [{"previous_response_id": "r"}, {"conversation": "c"},
+                                      {"input": None}, {"input": None, "messages": [U]}])
+def test_responses_without_input_keep_their_server_history(request_, implementation):
+    # The history lives on the server (or input is given, as null): no messages, no error.
+    assert decode(request_, "responses", implementation=implementation).messages == ()

@@ -132,3 +132,16 @@ def _silence_stdout() -> None:
         os.dup2(devnull, sys.stdout.fileno())
     except (OSError, ValueError):  # stdout replaced by something without a descriptor
         pass
+
+
+def replay_status(summary: Any, args: argparse.Namespace) -> int:
+    """The exit status of a ``replay`` run that was not stopped, for both
+    engines (here, so that neither engine's module imports the other): 1 when
+    no line could be evaluated (saying why, once) or, with ``--strict``, when
+    any line was bad."""
+    problem = summary.nothing_evaluated()
+    if problem is not None:
+        inputs = [args.logs, *(getattr(args, "more_logs", None) or [])]
+        where = "stdin" if inputs == ["-"] else ", ".join(inputs)
+        return fail(f"{where}: {problem}", EXIT_FAILED)
+    return EXIT_FAILED if args.strict and summary.bad_lines else 0

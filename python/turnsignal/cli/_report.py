@@ -20,6 +20,7 @@ def write_report(args: argparse.Namespace, report: Any, *, text: Renderer,
     cannot be drawn or written is a ``CommandError`` (exit status 2)."""
     render = json if args.json else markdown if args.markdown else text
     sys.stdout.write(render(report).rstrip("\n") + "\n")
+    sys.stdout.flush()  # a closed pipe shows here, before anything goes to stderr
     if not args.plot:
         return
     try:

@@ -16,7 +16,9 @@ def register(subparsers: Any) -> None:
         description="Check this implementation against golden vectors. Prints per-file counts "
                     "and a final line 'N passed, N failed'; exits 1 on any failure or when no "
                     "vector was found.")
-    parser.add_argument("paths", nargs="+", metavar="PATH")
+    parser.add_argument("paths", nargs="+", metavar="PATH",
+                        help="vector files (*.jsonl, *.jsonl.gz) or folders searched for them "
+                             "(e.g. ../shared/conformance)")
     add_implementation(parser)
     parser.add_argument("--show", type=int, default=5, metavar="N",
                         help="show the differences of at most N failing vectors per file")

@@ -18,6 +18,7 @@ from turnsignal.offline.compare_report import (
     render_compare_text,
 )
 from turnsignal.offline.eval import NoSuchRule, evaluate_dataset
+from turnsignal.offline.progress import RunProgress
 from turnsignal.offline.report import render_json, render_markdown, render_text
 
 
@@ -31,7 +32,10 @@ def register(subparsers: Any) -> None:
                     "precision/recall/F1, continuation precision/recall, answered rate "
                     "(unknown is an abstention), ROC AUC of combined_score, confusion "
                     "counts and reasons, beside the naive Jaccard baseline.")
-    parser.add_argument("paths", nargs="+", metavar="LABELED.jsonl|DIR")
+    parser.add_argument("paths", nargs="+", metavar="LABELED.jsonl|DIR",
+                        help="files of labelled cases, or folders searched recursively (files "
+                             "with no labelled case, such as Claude Code session logs, are "
+                             "skipped and counted by kind)")
     add_rules_config(parser)
     parser.add_argument("--rule", metavar="NAME",
                         help="the rule to score (default: the first rule)")
@@ -40,6 +44,9 @@ def register(subparsers: Any) -> None:
     output.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.add_argument("--plot", metavar="DIR",
                         help="also write PNG charts here (needs matplotlib)")
+    parser.add_argument("--verbose", "-v", action="store_true",
+                        help="list every skipped file and every invalid line (by default one "
+                             "line says what was skipped and what was invalid, by kind)")
     add_jobs(parser)
     add_implementation(parser)
     parser.add_argument("--segmentation", action="store_true",
@@ -86,26 +93,41 @@ def run(args: argparse.Namespace) -> int:
         return run_segmentation(args)
     if args.evaluator:
         return _run_compare(args)
+    progress = RunProgress("eval", "cases")
     try:
         report = evaluate_dataset(args.paths, config=args.config, rule=args.rule,
-                                  jobs=args.jobs, implementation=args.implementation)
+                                  jobs=args.jobs, implementation=args.implementation,
+                                  progress=progress)
     except (FileNotFoundError, NoSuchRule) as error:
         raise CommandError(str(error)) from None
-    write_report(args, report, text=render_text, markdown=render_markdown, json=render_json,
+    finally:
+        progress.stop()  # the bar ends before the report is printed
+    verbose = args.verbose
+    write_report(args, report, text=lambda r: render_text(r, verbose),
+                 markdown=lambda r: render_markdown(r, verbose), json=render_json,
                  plots="turnsignal.offline.plots")
+    progress.close()  # off a terminal: the summary line, once the report is out
     return fail("no labelled case found", EXIT_FAILED) if report.cases == 0 else 0
 
 
 def _run_compare(args: argparse.Namespace) -> int:
     if args.plot:
         raise CommandError("--plot is not available with --evaluator")
+    progress = RunProgress("eval", "cases")
     try:
         report = compare_evaluators(args.paths, args.evaluator, config=args.config,
                                     rule=args.rule, splits=args.splits,
-                                    knobs=not args.no_knobs, jobs=args.jobs)
+                                    knobs=not args.no_knobs, jobs=args.jobs, progress=progress)
     except (FileNotFoundError, ValueError) as error:  # compare's user errors are ValueErrors
         raise CommandError(str(error)) from None
-    render = (render_compare_json if args.json else
-              render_compare_markdown if args.markdown else render_compare_text)
-    sys.stdout.write(render(report, args.pool).rstrip("\n") + "\n")
+    finally:
+        progress.stop()
+    if args.json:
+        text = render_compare_json(report, args.pool)
+    else:
+        render = render_compare_markdown if args.markdown else render_compare_text
+        text = render(report, args.pool, args.verbose)
+    sys.stdout.write(text.rstrip("\n") + "\n")
+    sys.stdout.flush()  # a closed pipe shows here, before the summary line
+    progress.close()
     return fail("no labelled case found", EXIT_FAILED) if report.cases == 0 else 0

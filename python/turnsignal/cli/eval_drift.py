@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import Any, Dict, Optional
+from typing import Any, Dict, Iterator, List, Optional
 
 from turnsignal.cli._args import add_rule_choice
 from turnsignal.cli._io import fail
@@ -30,7 +30,7 @@ def register(subparsers: Any) -> None:
                        help="classify with this model through the openai client "
                             "(OPENAI_API_KEY; --base-url for a compatible server)")
     model.add_argument("--litellm-model", metavar="NAME",
-                       help="classify with this model through litellm.completion")
+                       help="classify with this model through LiteLLM (docs/drift.md)")
     parser.add_argument("--base-url", metavar="URL",
                         help="OpenAI-compatible endpoint (openai) or api_base (litellm)")
     parser.add_argument("--timeout", type=_seconds, default=0.5, metavar="SECONDS",
@@ -92,15 +92,28 @@ def run(args: argparse.Namespace) -> int:
         render_json,
         render_text,
     )
+    from turnsignal.offline.progress import RunProgress
 
+    progress = RunProgress("eval-drift", "cases", unit="case")
     try:
         classifier = DriftClassifier(_model(args), timeout=args.timeout,
                                      min_confidence=args.min_confidence, **_topic_options(args))
-        cases = (case for case in read_cases(args.paths)
-                 if args.split is None or case.split == args.split)
-        report = evaluate_cases(cases, classifier)
+        cases = [case for case in read_cases(args.paths)
+                 if args.split is None or case.split == args.split]
+        progress.add_total(len(cases))  # one bar over the cases (a model makes it long)
+        report = evaluate_cases(_counted(cases, progress), classifier)
     except (DriftDatasetError, ConfigError, ValueError, TypeError, ImportError) as error:
         return fail(str(error))
+    finally:
+        progress.stop()  # the bar ends before the report is printed
     render = render_json if args.json else render_text
     sys.stdout.write(render(report).rstrip("\n") + "\n")
+    sys.stdout.flush()  # a closed pipe shows here, before the summary line
+    progress.close()
     return fail("no labeled case found", 1) if report.cases == 0 else 0
+
+
+def _counted(cases: List[Any], progress: Any) -> Iterator[Any]:
+    for case in cases:
+        yield case
+        progress.update(1, 1)

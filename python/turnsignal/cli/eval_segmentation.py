@@ -12,22 +12,23 @@ from turnsignal.errors import ConfigError
 
 
 def run(args: argparse.Namespace) -> int:
-    from turnsignal.offline.progress import progress_bar
+    from turnsignal.offline.progress import RunProgress
     from turnsignal.offline.segeval import run_experiment
     from turnsignal.offline.segeval.report import render_json, render_markdown, render_text
 
-    bar = progress_bar(None, "sessions", counting="sessions")
+    # One bar for the whole run (sessions, then dialogues), in bytes read.
+    progress = RunProgress("eval --segmentation", "sessions and dialogues")
     try:
         report = run_experiment(args.paths, config=args.config, rule=args.rule,
-                                implementation=args.implementation,
-                                progress=(lambda _: bar.update(0, 1)) if bar else None)
+                                implementation=args.implementation, progress=progress)
     except (ConfigError, OSError, ValueError) as error:
         return fail(str(error))
     finally:
-        if bar is not None:
-            bar.close()
+        progress.stop()  # the bar ends before the report is printed
     write_report(args, report, text=render_text, markdown=render_markdown, json=render_json,
                  plots="turnsignal.offline.segeval.plots")
+    progress.close()  # off a terminal: the summary line, once the report is out
     if report.sessions == 0 and not report.dialogues:
         return fail("no Claude Code session or labelled case found", 1)
     return 0
+

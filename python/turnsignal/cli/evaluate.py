@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from typing import Any, Dict, List, Optional, Set
 
@@ -19,6 +20,7 @@ from turnsignal.cli._exit import CommandError
 from turnsignal.cli._io import read_json
 from turnsignal.conversation.signal import ConversationResults
 from turnsignal.decisions import DecisionMatch
+from turnsignal.decisions.config import NO_EXTERNAL_SOURCE
 from turnsignal.errors import ConfigError, ConfigIssue, WireFormatError
 from turnsignal.router import Router, RouterEvaluation
 from turnsignal.topic_continuity import TopicContinuity, TopicContinuityResult
@@ -109,6 +111,9 @@ def _print_router(router: Router, evaluation: RouterEvaluation, as_json: bool) -
     lines: List[str] = []
     for result in evaluation.topic_continuity.results:
         lines.extend(_describe(result))
+    if not router.topic_continuity.rules:  # say why there is no topic-continuity result
+        lines.append("topic continuity: no rule in the configuration"
+                     " (routing.signals.topic_continuity)")
     if router.conversation.rules:
         lines.extend(_describe_conversation(evaluation.conversation))
     if router.decisions:
@@ -117,10 +122,28 @@ def _print_router(router: Router, evaluation: RouterEvaluation, as_json: bool) -
         print("\n".join(lines))
 
 
+_UNKNOWN_TYPE = re.compile(r'unknown signal type ("(?:[^"\\]|\\.)*")')
+
+
+def _with_match_remedy(issue: ConfigIssue) -> ConfigIssue:
+    """The library says ``external_types``; on the command line the remedy
+    is ``--match TYPE=NAME``: say that."""
+    found = _UNKNOWN_TYPE.search(issue.message)
+    if found is None or not issue.message.endswith(NO_EXTERNAL_SOURCE):
+        return issue
+    kind = json.loads(found.group(1))
+    message = issue.message[:-len(NO_EXTERNAL_SOURCE)] + (
+        f"no --match names it: pass the rules another source matched, --match {kind}=NAME")
+    return ConfigIssue(issue.path, message)
+
+
 def _router(args: argparse.Namespace, external: Optional[Dict[str, Set[str]]]) -> Router:
     source = args.config[0] if len(args.config) == 1 else args.config
-    router = Router.from_config(source, implementation=args.implementation,
-                                external_types=external or ())
+    try:
+        router = Router.from_config(source, implementation=args.implementation,
+                                    external_types=external or ())
+    except ConfigError as error:
+        raise ConfigError([_with_match_remedy(issue) for issue in error.issues]) from None
     if not (router.topic_continuity.rules or router.conversation.rules or router.decisions):
         where = ", ".join(args.config)
         raise ConfigError([ConfigIssue(where, "no rule and no decision found (routing.signals"

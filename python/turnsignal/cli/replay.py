@@ -9,20 +9,22 @@ far it got (exit status 130 or 143).
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import signal
 import sys
 from contextlib import ExitStack, contextmanager
 from typing import Any, BinaryIO, Iterator, List, Optional
 
+from turnsignal._lines import open_stream
 from turnsignal.cli import replay_ray
 from turnsignal.cli._args import add_format, add_implementation, add_jobs, add_rules_config
 from turnsignal.cli._exit import (
-    EXIT_FAILED,
     EXIT_INTERRUPTED,
     EXIT_TERMINATED,
     CommandError,
     fail,
+    replay_status,
 )
 from turnsignal.cli._io import NamedOutput
 from turnsignal.offline.progress import progress_bar
@@ -53,13 +55,16 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(handler=run)
 
 
-def _open_input(stack: ExitStack, path: str) -> BinaryIO:
+def _open_input(stack: ExitStack, path: str) -> Any:
+    """The input's lines, gunzipped when it is gzip (``.jsonl.gz``, or gzip on
+    standard input)."""
     if path == "-":
-        return sys.stdin.buffer
+        return open_stream(sys.stdin.buffer, "stdin")
     try:
-        return stack.enter_context(open(path, "rb"))
+        handle: BinaryIO = stack.enter_context(open(path, "rb"))
     except OSError as error:
         raise CommandError(f"{path}: cannot read: {error.strerror or error}") from None
+    return open_stream(handle, path)
 
 
 def _open_output(stack: ExitStack, path: Optional[str]) -> NamedOutput:
@@ -74,9 +79,13 @@ def _open_output(stack: ExitStack, path: Optional[str]) -> NamedOutput:
     return output
 
 
-def _size(path: str) -> Optional[int]:
+def _size(path: str, source: Any) -> Optional[int]:
+    """The bytes the bar counts to: the file's size, unknown for standard
+    input or a gzip file (the bar counts the lines' bytes, once gunzipped)."""
+    if path == "-" or not isinstance(source, io.BufferedReader):
+        return None
     try:
-        return os.path.getsize(path) if path != "-" and os.path.isfile(path) else None
+        return os.path.getsize(path) if os.path.isfile(path) else None
     except OSError:
         return None
 
@@ -109,7 +118,7 @@ def run(args: argparse.Namespace) -> int:
     with ExitStack() as stack:
         source = _open_input(stack, args.logs)
         output = _open_output(stack, args.output)
-        bar = progress_bar(_size(args.logs), "replay", enabled=not args.no_progress)
+        bar = progress_bar(_size(args.logs, source), "replay", enabled=not args.no_progress)
         if bar is not None:
             stack.callback(bar.close)
         with _stop_on_signals() as received:
@@ -126,4 +135,6 @@ def run(args: argparse.Namespace) -> int:
              f" results of input lines 1-{done}, each whole; lines from {done + 1} on were"
              " not evaluated", 0)
         return EXIT_INTERRUPTED if received[0] == signal.SIGINT else EXIT_TERMINATED
-    return EXIT_FAILED if args.strict and summary.bad_lines else 0
+    return replay_status(summary, args)
+
+

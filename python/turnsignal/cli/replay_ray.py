@@ -13,7 +13,7 @@ import os
 import sys
 from typing import Any, List, Optional
 
-from turnsignal.cli._exit import fail
+from turnsignal.cli._exit import fail, replay_status
 from turnsignal.errors import ConfigError
 
 __all__ = ["ENGINES", "add_arguments", "is_ray_run", "run"]
@@ -119,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
         if started_here:
             ray.shutdown()
     print(summary.render(), file=sys.stderr)
-    return 1 if args.strict and summary.bad_lines else 0
+    return replay_status(summary, args)
 
 
 def _connect(ray: Any, address: Optional[str]) -> None:

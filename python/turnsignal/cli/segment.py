@@ -27,7 +27,9 @@ def register(subparsers: Any) -> None:
                     "\"score\", \"started_at\", \"ended_at\"} (message indices, no text), "
                     "or {\"source\", \"line\", \"error\"} for a request that cannot be read. "
                     "Each human turn is judged only against the turns before it.")
-    parser.add_argument("paths", nargs="+", metavar="FILE|DIR")
+    parser.add_argument("paths", nargs="+", metavar="FILE|DIR",
+                        help="Claude Code session logs or request files (*.jsonl, *.jsonl.gz, "
+                             "*.json), or folders searched recursively for them")
     parser.add_argument("--method", metavar="NAME",
                         help="an evaluator version (lexical.1, or another the configuration "
                              "accepts) or 'jaccard' (the seed chunker); default: the rule's "
@@ -108,6 +110,7 @@ def run(args: argparse.Namespace) -> int:
     bar = progress_bar(_total_size(files), "segment", enabled=not args.no_progress,
                        counting="conversations")
     errors: List[str] = []
+    skipped: List[str] = []
 
     def on_file(path: str, conversations: int) -> None:
         if bar is not None:
@@ -115,19 +118,16 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         for record in segment_files(files, segmenter, summary, format=args.format,
-                                    on_file=on_file, on_error=errors.append):
+                                    on_file=on_file, on_error=errors.append,
+                                    on_skip=skipped.append):
             output.write(json.dumps(record, ensure_ascii=False) + "\n")
         output.flush()
-    except BrokenPipeError:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return 1
-    finally:
+    finally:  # a closed pipe goes on up: the convention's status 141, quietly
         if bar is not None:
             bar.close()
         if output is not sys.stdout:
             output.close()
-    for message in errors:
+    for message in skipped + errors:
         fail(message)
     if not args.quiet:
         print(summary.render(), file=sys.stderr)

@@ -7,8 +7,10 @@ keys above the rule level are accepted. But ``routng:``, ``signal:``,
 change what the configuration means without a word. A key is a near miss of a
 key turnsignal reads when, compared case-insensitively with ``-`` read as
 ``_``, the two are at most two edits apart (insertions, deletions,
-substitutions, swaps of neighbours) or differ only by a plural ending; it is
-an error only while the key it resembles is absent.
+substitutions, swaps of neighbours; fewer for short keys: an edit for every
+two characters of the shorter, so ``eq`` is no near miss of ``gt``) or differ
+only by a plural ending; it is an error only while the key it resembles is
+absent.
 """
 
 from __future__ import annotations
@@ -31,7 +33,8 @@ def near_miss(key: object, known: Iterable[str]) -> Optional[str]:
         if key == candidate:
             return None
         target = _fold(candidate)
-        if _singular(folded) == _singular(target) or _within(folded, target, MAX_EDITS):
+        edits = min(MAX_EDITS, (min(len(folded), len(target)) - 1) // 2)
+        if _singular(folded) == _singular(target) or _within(folded, target, edits):
             return candidate
     return None
 

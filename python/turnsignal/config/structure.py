@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import math
 import numbers
-from typing import Any, Mapping, Optional
+from typing import Any, Mapping, Optional, Sequence
 
 from .evaluators import read_evaluator
 from .gofloat import format_go_float
+from .keys import near_miss
 from .names import go_quote, yaml_type_name
 from .ranges import int_text
 
@@ -85,9 +86,21 @@ def read_section(data: Mapping[Any, Any], key: str, allowed: tuple[str, ...],
     return section
 
 
-def unknown_keys(data: Mapping[Any, Any], allowed: tuple[str, ...], prefix: str) -> list[str]:
-    return [f"unknown key {go_quote(prefix + key_text(key))}"
-            for key in data if key not in allowed]
+def unknown_keys(data: Mapping[Any, Any], allowed: Sequence[str], prefix: str,
+                 quote: Any = None) -> list[str]:
+    """One problem per key not in ``allowed``; a near miss of an allowed key
+    the mapping lacks (``tresholds``) says which one it meant, as the keys
+    above the rule level do. ``quote`` quotes the names (Go's by default)."""
+    quote = quote or go_quote
+    absent = [key for key in allowed if key not in data]
+    problems = []
+    for key in data:
+        if key in allowed:
+            continue
+        meant = near_miss(key, absent)
+        hint = f"; did you mean {quote(prefix + meant)}?" if meant is not None else ""
+        problems.append(f"unknown key {quote(prefix + key_text(key))}{hint}")
+    return problems
 
 
 def key_text(key: Any) -> str:

@@ -16,6 +16,7 @@ from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tup
 
 from ..config.names import name_problem
 from ..config.names import yaml_type_name as type_name
+from ..config.structure import unknown_keys as structure_unknown_keys
 from ..errors import ConfigError, ConfigIssue
 
 __all__ = [
@@ -92,7 +93,9 @@ def quote(text: str) -> str:
 
 
 def unknown_keys(data: Mapping[Any, Any], allowed: Sequence[str], prefix: str) -> List[str]:
-    return [f"unknown key {quote(prefix + str(key))}" for key in data if key not in allowed]
+    """As the topic-continuity rules' (a near miss says what it meant), with
+    JSON quoting."""
+    return structure_unknown_keys(data, allowed, prefix, quote)
 
 
 def _one_of(value: object, field: str, valid: Sequence[str]) -> Optional[str]:

@@ -58,6 +58,11 @@ class SignalCatalog(NamedTuple):
 
 # ---------------------------------------------------------------- conditions
 
+#: The end of an unknown signal type's problem; the command line names its
+#: own remedy there (``--match TYPE=NAME``).
+NO_EXTERNAL_SOURCE = "no external source supplies it (external_types)"
+
+
 def _condition_problem(kind: str, name: str, catalog: SignalCatalog) -> Optional[str]:
     if kind == "topic_continuity":
         return TOPIC_CONTINUITY_REJECTED
@@ -73,7 +78,7 @@ def _condition_problem(kind: str, name: str, catalog: SignalCatalog) -> Optional
             return None
         return (f"{kind} rule {quote(name)} is not declared under routing.signals.{kind}")
     return (f"unknown signal type {quote(kind)}: it is not declared under routing.signals"
-            " and no external source supplies it (external_types)")
+            f" and {NO_EXTERNAL_SOURCE}")
 
 
 def _leaf(node: Mapping[Any, Any], where: str, catalog: SignalCatalog,

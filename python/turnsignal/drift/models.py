@@ -6,11 +6,22 @@ awaitable. A callable with a true ``supports_timeout`` attribute also receives
 ``timeout=`` (seconds left in the budget) so that it can end its own request.
 The adapters below do, and never retry on their own: the latency budget
 (default 0.5 s) has no room for transport retries.
+
+A synchronous adapter runs in a thread the classifier waits for at most the
+budget; HTTP clients bound each read, not the whole response, so a server
+that trickles its answer would keep that thread alive long after the call.
+The adapters therefore end their own request at the budget: ``OpenAIModel``
+reads the body itself and stops between two reads once the budget is spent;
+``LiteLLMModel`` runs ``litellm.acompletion`` in the thread's own event loop
+under the budget, whose cancellation closes the request.
 """
 
 from __future__ import annotations
 
+import asyncio
 import inspect
+import json
+import time
 from typing import Any, Awaitable, Dict, List, Mapping, Optional, Protocol, Union
 
 from turnsignal.drift.schema import JSON_SCHEMA
@@ -19,6 +30,9 @@ __all__ = ["LiteLLMModel", "Model", "OpenAIModel", "is_async_model"]
 
 Messages = List[Dict[str, str]]
 _FORMATS = ("json_object", "json_schema", None)
+#: A chat-completion body larger than this is no answer (the answer itself
+#: is at most 32,768 characters): reading stops there.
+MAX_BODY_BYTES = 1 << 20
 
 
 class Model(Protocol):
@@ -56,6 +70,37 @@ def _answer_text(response: Any) -> str:
     message = choice.message if not isinstance(choice, Mapping) else choice["message"]
     content = message.content if not isinstance(message, Mapping) else message.get("content")
     return content if isinstance(content, str) else ""
+
+
+class BudgetSpent(TimeoutError):
+    """The model's answer did not arrive within the budget."""
+
+
+def _read_body(response: Any, timeout: Optional[float]) -> Any:
+    """The JSON body of a streamed HTTP response, read network read by network
+    read, stopping once ``timeout`` seconds are spent (or the body passes
+    ``MAX_BODY_BYTES``): the thread outlives the budget by at most one read."""
+    deadline = None if timeout is None else time.monotonic() + timeout
+    body = bytearray()
+    for chunk in response.iter_bytes():
+        body += chunk
+        if deadline is not None and time.monotonic() > deadline:
+            raise BudgetSpent("the answer did not arrive within the budget")
+        if len(body) > MAX_BODY_BYTES:
+            raise ValueError(f"the response is larger than {MAX_BODY_BYTES} bytes")
+    return json.loads(bytes(body))
+
+
+def _own_loop_running() -> bool:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
+
+
+async def _within(awaitable: Awaitable[Any], timeout: Optional[float]) -> Any:
+    return await (awaitable if timeout is None else asyncio.wait_for(awaitable, timeout))
 
 
 class _ChatAdapter:
@@ -118,15 +163,20 @@ class OpenAIModel(_ChatAdapter):
         request = self._request(messages, timeout)
         if self.is_async:
             return self._acall(request)
-        return _answer_text(self.client.chat.completions.create(**request))
+        # The body read here, so that a trickling server cannot keep the
+        # thread past the budget (the client would wait read after read).
+        with self.client.chat.completions.with_streaming_response.create(**request) as response:
+            return _answer_text(_read_body(response, timeout))
 
     async def _acall(self, request: Dict[str, Any]) -> str:
         return _answer_text(await self.client.chat.completions.create(**request))
 
 
 class LiteLLMModel(_ChatAdapter):
-    """``litellm.completion`` (or ``litellm.acompletion`` with
-    ``asynchronous=True``) for any provider LiteLLM routes to, e.g.
+    """LiteLLM's chat completion for any provider it routes to — blocking, or
+    awaitable with ``asynchronous=True``; the blocking call runs
+    ``litellm.acompletion`` in its thread's own event loop under the budget
+    (``litellm.completion`` when called from async code), e.g.
     ``LiteLLMModel("gpt-4o-mini")`` or ``LiteLLMModel("openai/my-model",
     api_base="http://127.0.0.1:8000/v1")``. ``drop_params=True`` (default)
     lets LiteLLM drop ``response_format`` for providers without JSON mode.
@@ -146,14 +196,19 @@ class LiteLLMModel(_ChatAdapter):
             import litellm
         except ImportError:
             raise ImportError("LiteLLMModel needs litellm: pip install litellm") from None
-        self._complete = litellm.acompletion if asynchronous else litellm.completion
+        self._litellm = litellm
         self.is_async = bool(asynchronous)
 
     def __call__(self, messages: Messages, *, timeout: Optional[float] = None) -> Any:
         request = self._request(messages, timeout)
         if self.is_async:
             return self._acall(request)
-        return _answer_text(self._complete(**request))
+        if _own_loop_running():  # called from async code: LiteLLM's blocking call
+            return _answer_text(self._litellm.completion(**request))
+        # In this thread's own loop, under the budget: cancelling at the budget
+        # closes the request, which a trickling server could keep open read
+        # after read for litellm.completion.
+        return asyncio.run(_within(self._acall(request), timeout))
 
     async def _acall(self, request: Dict[str, Any]) -> str:
-        return _answer_text(await self._complete(**request))
+        return _answer_text(await self._litellm.acompletion(**request))

@@ -1,7 +1,11 @@
 """The strict output schema and the validation of a model's answer.
 
 The answer must be one JSON object (a single surrounding Markdown code fence
-is tolerated) with exactly the seven keys of the document's schema. On top of
+is tolerated) with exactly the seven keys of the document's schema. Reading it
+is bounded: at most ``MAX_ANSWER_CHARS`` characters, nested at most
+``MAX_ANSWER_DEPTH`` deep (checked before parsing), a ``str`` subclass read as
+the plain text it holds (none of its methods called); whatever else goes wrong
+reading it is a problem of the answer, never an exception. On top of
 the types, ``recommended_action`` must fit ``classification``: ``continue``
 goes with ``neither``, ``reset_context`` with ``drift`` or ``both``,
 ``refresh_context`` with ``stale_context`` or ``both``; ``ask_clarification``
@@ -22,6 +26,9 @@ from turnsignal.drift.types import Action, Classification, ModelAnswer
 __all__ = ["JSON_SCHEMA", "ModelAnswer", "parse_answer"]
 
 MAX_ANSWER_CHARS = 32_768
+#: Arrays and objects nested in the answer (the schema needs 2): deeper is
+#: refused before parsing, far from the recursion limit.
+MAX_ANSWER_DEPTH = 8
 MAX_LIST_ITEMS = 32
 MAX_STRING_CHARS = 4_000
 
@@ -65,6 +72,30 @@ def _unique_keys(pairs: List[Tuple[str, Any]]) -> Dict[str, Any]:
     return result
 
 
+def _too_deep(text: str) -> bool:
+    """Whether arrays and objects nest deeper than ``MAX_ANSWER_DEPTH`` (one
+    pass over the characters, strings skipped)."""
+    depth = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            if depth > MAX_ANSWER_DEPTH:
+                return True
+        elif char in "]}":
+            depth -= 1
+    return False
+
+
 def _decode(text: str) -> Tuple[Optional[Any], List[str]]:
     if len(text) > MAX_ANSWER_CHARS:
         return None, [f"the answer is longer than {MAX_ANSWER_CHARS} characters"]
@@ -74,6 +105,8 @@ def _decode(text: str) -> Tuple[Optional[Any], List[str]]:
         stripped = fenced.group(1).strip()
     if not stripped:
         return None, ["the answer is empty; return one JSON object"]
+    if _too_deep(stripped):
+        return None, [f"the answer nests arrays or objects more than {MAX_ANSWER_DEPTH} deep"]
     try:
         return json.loads(stripped, object_pairs_hook=_unique_keys,
                           parse_constant=_no_constants), []
@@ -140,13 +173,18 @@ def _fields(data: Dict[str, Any], problems: List[str]) -> Optional[ModelAnswer]:
 
 
 def parse_answer(text: Any) -> Tuple[Optional[ModelAnswer], Tuple[str, ...]]:
-    """``(answer, ())`` when ``text`` is a valid answer, else ``(None, problems)``."""
+    """``(answer, ())`` when ``text`` is a valid answer, else ``(None, problems)``.
+    Never raises: nothing a model returns escapes as an exception."""
     if not isinstance(text, str):
         return None, (f"the model returned {type(text).__name__}, not text",)
-    data, problems = _decode(text)
-    if problems:
-        return None, tuple(problems)
-    if not isinstance(data, dict):
-        return None, ("the answer must be a JSON object",)
-    answer = _fields(data, problems)
+    try:
+        # A str subclass as the plain text it holds: none of its methods runs.
+        data, problems = _decode(str.__str__(text))
+        if problems:
+            return None, tuple(problems)
+        if not isinstance(data, dict):
+            return None, ("the answer must be a JSON object",)
+        answer = _fields(data, problems)
+    except Exception as error:  # a bug or a pathological answer: still a problem of it
+        return None, (f"the answer could not be read ({type(error).__name__})",)
     return answer, tuple(problems)

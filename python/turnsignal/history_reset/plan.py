@@ -7,12 +7,19 @@ may lie further back, and so on until nothing moves. Each item is examined
 once. Only whole turns move: the cut is always the first item of a turn.
 Messages before the first user turn belong to no turn; they go with the
 oldest removed turn, and a pair reaching into them keeps everything.
+
+Calls and results are paired by position: a result answers the newest
+earlier call with its id that is still unanswered. So ids may repeat across
+the request — providers that number calls per turn send ``call_0`` every
+turn — as long as the pairs are unambiguous: a kept result for which another
+unanswered call with its id is kept too cannot be paired, and the request is
+not rewritten (``Unsafe``).
 """
 
 from __future__ import annotations
 
 from bisect import bisect_right
-from typing import Dict, List, NamedTuple, Optional
+from typing import Dict, List, NamedTuple, Optional, Tuple
 
 from turnsignal.history_reset.view import INSTRUCTION, Unsafe, View
 
@@ -27,34 +34,57 @@ class Plan(NamedTuple):
     kept_prior_turns: int
 
 
-def _call_positions(view: View, end: int) -> Dict[str, int]:
-    """Where each call before ``end`` is; a call id used twice cannot be paired."""
-    positions: Dict[str, int] = {}
-    for index in range(end):
-        for call in view.items[index].calls:
-            if call in positions:
-                raise Unsafe("duplicate call id")
-            positions[call] = index
-    return positions
+#: Per result: (the call it answers, another unanswered call with its id
+#: then), each -1 when there is none.
+Pairs = List[Tuple[Tuple[int, int], ...]]
+
+
+def _pairs(view: View) -> Pairs:
+    """Per item, for each of its results, the call it answers by position and
+    the next unanswered call with the same id (the ambiguity), in one pass."""
+    waiting: Dict[str, List[int]] = {}  # id -> unanswered calls, oldest first
+    pairs: Pairs = []
+    for index, item in enumerate(view.items):
+        found = []
+        for result in item.results:
+            calls = waiting.get(result)
+            if not calls:
+                found.append((-1, -1))  # an orphan: nothing to keep for it
+                continue
+            call = calls.pop()
+            found.append((call, calls[-1] if calls else -1))
+        pairs.append(tuple(found))
+        for call in item.calls:
+            waiting.setdefault(call, []).append(index)
+    return pairs
 
 
 def _fixpoint(view: View, live: int, starts: List[int]) -> Optional[int]:
-    positions = _call_positions(view, live)
+    pairs = _pairs(view)
     items = view.items
     cut, checked_from = live, len(items)
     while True:
         earliest = cut
         for index in range(cut, checked_from):
-            for result in items[index].results:
-                where = positions.get(result)
-                if where is not None and where < earliest:
-                    earliest = where
+            for call, _ in pairs[index]:
+                if 0 <= call < earliest:
+                    earliest = call
         if earliest == cut:
+            _unambiguous(pairs, cut)
             return cut
         turn = bisect_right(starts, earliest) - 1
         if turn < 0:
             return None  # the call lies before the first turn: nothing can go
         checked_from, cut = cut, starts[turn]
+
+
+def _unambiguous(pairs: Pairs, cut: int) -> None:
+    """A kept result whose id another kept call was also waiting for cannot
+    be paired (two calls with one id open at once): no rewrite."""
+    for index in range(cut, len(pairs)):
+        for _, other in pairs[index]:
+            if other >= cut:
+                raise Unsafe("ambiguous call id")
 
 
 def plan(view: View, live: int) -> Optional[Plan]:

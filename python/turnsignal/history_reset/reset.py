@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from typing import Any, FrozenSet, Iterable, Optional, Tuple, Union
+from typing import Any, FrozenSet, Iterable, Mapping, Optional, Sequence, Tuple, Union
 
 from turnsignal._provenance import Provenance, items_of
 from turnsignal.history_reset.formats import FORMATS, rebuild
@@ -20,6 +20,7 @@ from turnsignal.topic_continuity import (
     TopicContinuityEvaluation,
     TopicContinuityResult,
 )
+from turnsignal.topic_continuity.constants import MAX_CONTENT_BLOCKS, MAX_SCAN_MESSAGES
 
 __all__ = ["HistoryReset"]
 
@@ -143,7 +144,7 @@ class HistoryReset:
                     or not provenance.matches(request, _concrete(format, provenance))):
                 return self.apply(request, evaluation, format)
             return self._apply_opening(request, signal, provenance.format, request_id,
-                                       deadline, cancel)
+                                       deadline, cancel, evaluation)
         except Exception:
             if self.on_error == "raise":
                 raise
@@ -216,31 +217,70 @@ class HistoryReset:
 
     def _apply_opening(self, request: Any, signal: Any, format: str,
                        request_id: Optional[str], deadline: Optional[float],
-                       cancel: Any) -> ResetOutcome:
-        """The live turn is a tool continuation: decide on its opening."""
+                       cancel: Any, evaluation: Any) -> ResetOutcome:
+        """The live turn is a tool continuation: decide on its opening, found
+        among the newest ``MAX_TURN_ITEMS`` items (bounded by count, as the
+        evaluator is). An opening further back is beyond reach: the request's
+        own verdict (a tool exchange, not a change) decides, as in ``apply``."""
         wire = FORMATS[format]
         items = items_of(request, format)
         try:
-            view = wire.view(request, items)
+            wire.check_top(request)
+            live = _live_opening(items, wire)
         except Unsafe:
             return _kept(request, ResetGate.WOULD_BE_INVALID, BASIS_TURN_OPENING)
-        starts = view.turn_starts()
-        if not starts:
+        if live is None:
             return _kept(request, ResetGate.WOULD_BE_INVALID, BASIS_TURN_OPENING)
-        live = starts[-1]
+        if live == _BEYOND_REACH:
+            return self.apply(request, evaluation, format)
         opening = rebuild(request, wire.key, list(items[:live + 1]))
         verdict = signal.evaluate(opening, format, request_id=request_id, deadline=deadline,
                                   cancel=cancel)
         gate, _ = self._decide(opening, verdict, format)
         if gate is not None:
             return _kept(request, gate, BASIS_TURN_OPENING)
-        return self._remove(request, format, items, view, live, BASIS_TURN_OPENING)
+        # Only now is the whole request read: the reset applies and rewrites it.
+        return self._remove(request, format, items, None, live, BASIS_TURN_OPENING)
 
     def __repr__(self) -> str:
         reasons = None if self.reasons is None else sorted(r.value for r in self.reasons)
         return (f"HistoryReset(min_confidence={self.min_confidence!r}, reasons={reasons!r},"
                 f" require_coverage={self.require_coverage.value!r},"
                 f" on_error={self.on_error!r}, rule={self.rule!r})")
+
+
+#: What ``apply_turn`` reads, from the newest item, to find the user message
+#: that opened the live turn: the evaluator's caps, counted over wire items
+#: (instructions included) and the blocks and tool calls they hold. A tool
+#: loop longer than that is decided by the request's own verdict.
+MAX_TURN_ITEMS = MAX_SCAN_MESSAGES
+MAX_TURN_BLOCKS = MAX_CONTENT_BLOCKS
+_BEYOND_REACH = -1
+_LISTS = ("content", "tool_calls")  # the lists the scanners walk, per item
+
+
+def _width(item: Any) -> int:
+    """The blocks and tool calls scanning ``item`` walks (list lengths only)."""
+    if not isinstance(item, Mapping):
+        return 0
+    return sum(len(value) for value in map(item.get, _LISTS) if isinstance(value, (list, tuple)))
+
+
+def _live_opening(items: Sequence[Any], wire: Any) -> Optional[int]:
+    """The index of the newest item that starts a user turn, reading items
+    from the newest, at most ``MAX_TURN_ITEMS`` of them holding at most
+    ``MAX_TURN_BLOCKS`` blocks: ``None`` when the request has none,
+    ``_BEYOND_REACH`` when it lies further back."""
+    oldest = max(0, len(items) - MAX_TURN_ITEMS)
+    blocks = 0
+    for index in range(len(items) - 1, oldest - 1, -1):
+        blocks += _width(items[index])
+        if blocks > MAX_TURN_BLOCKS:
+            return _BEYOND_REACH
+        item = wire.scan_item(items[index])
+        if item.starts_turn and item.kind != INSTRUCTION:
+            return index
+    return _BEYOND_REACH if oldest > 0 else None
 
 
 def _concrete(format: str, provenance: Provenance) -> str:

@@ -5,7 +5,9 @@ Calls and their outputs are input items of their own, paired by ``call_id``
 ``custom_tool_call_output``, ``computer_call``, ``local_shell_call``,
 ``shell_call``, ``apply_patch_call`` with their ``*_output``; MCP approvals by
 ``approval_request_id``). Every output
-follows its call and every call is answered. History held by reference
+follows its call and every call is answered; an id may be used again once
+its call is answered (paired by position), never while it is still waiting
+for its output. History held by reference
 (``previous_response_id``, ``conversation``, ``item_reference``) cannot be
 rewritten: the removed turns would still be sent.
 """
@@ -78,13 +80,11 @@ def check_top(request: Any) -> None:
 
 
 def valid(items: Sequence[Item]) -> bool:
-    seen: Set[str] = set()
     open_calls: Set[str] = set()
     for item in items:
         for call in item.calls:
-            if call in seen:
-                return False
-            seen.add(call)
+            if call in open_calls:
+                return False  # two calls with one id waiting at once: no pairing
             open_calls.add(call)
         for result in item.results:
             if result not in open_calls:

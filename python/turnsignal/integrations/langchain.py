@@ -12,11 +12,13 @@
   decision is held for the whole turn (``HistoryReset.apply_turn``).
 
 The messages (``SystemMessage``, ``HumanMessage``, ``AIMessage`` with
-``tool_calls``, ``ToolMessage``) are read as an OpenAI Chat request, one
-message each, so a reset keeps every system message and the live turn and
-removes only whole prior turns, each ``AIMessage`` with the ``ToolMessage``s
-that answer its calls. A history that already starts with an orphan
-``ToolMessage`` (what ``trim_messages`` can leave, langchain#33245) loses it
+``tool_calls`` or a legacy ``function_call``, ``ToolMessage``, and the legacy
+``FunctionMessage``: a tool result answering the ``function_call`` of its
+name) are read as an OpenAI Chat request, one message each, so a reset keeps
+every system message and the live turn and removes only whole prior turns,
+each ``AIMessage`` with the tool messages that answer its calls. A history
+that already starts with an orphan ``ToolMessage`` (what ``trim_messages``
+can leave, langchain#33245) loses it
 with the prior turns; a reset never creates one. Nothing is removed unless
 the verdict is a confident change; a message turnsignal cannot read leaves
 the history as it is.
@@ -39,7 +41,7 @@ _middleware = require("langchain.agents.middleware", "langchain")
 __all__ = ["HistoryResetMiddleware", "history_reset_hook", "to_openai_messages"]
 
 _ROLES = {"system": "system", "human": "user", "ai": "assistant", "tool": "tool",
-          "developer": "developer"}
+          "developer": "developer", "function": "function"}
 #: LangChain content-block types → the OpenAI part type the decoder knows.
 _PARTS = {"text": "text", "image": "image_url", "image_url": "image_url",
           "audio": "input_audio", "file": "file"}
@@ -81,8 +83,15 @@ def _one(message: Any) -> Dict[str, Any]:
         if calls:
             wire["tool_calls"] = calls
             wire["content"] = wire["content"] or None
+        legacy = (getattr(message, "additional_kwargs", None) or {}).get("function_call")
+        if isinstance(legacy, dict):  # OpenAI's legacy function calling
+            wire["function_call"] = {"name": legacy.get("name") or "",
+                                     "arguments": legacy.get("arguments") or ""}
+            wire["content"] = wire["content"] or None
     elif role == "tool":
         wire["tool_call_id"] = message.tool_call_id
+    elif role == "function":  # FunctionMessage: answers the function_call of its name
+        wire["name"] = message.name
     return wire
 
 

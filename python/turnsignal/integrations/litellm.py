@@ -27,6 +27,15 @@ alone — it:
    ``spend_logs_metadata`` keys are kept; a value that is not a mapping is
    never replaced (nothing is recorded then).
 
+LiteLLM runs no hook on its synchronous chat calls (``litellm.completion``,
+``Router.completion``): there the logger can neither evaluate nor reset, and
+says so once, with a warning on the ``turnsignal`` logger
+(``turnsignal_litellm_sync_call_not_hooked``); use ``acompletion`` or the
+proxy. ``litellm.responses`` (synchronous) does run the hook. A reset is never
+applied without its record: the record also goes into the metadata of
+LiteLLM's own logging object for the call, where its loggers read it (the
+synchronous ``responses`` path does not carry the hook's metadata there).
+
 It never raises into LiteLLM: a request turnsignal cannot decode is passed on
 unchanged with ``{"error": "wire_format", "path": ...}`` recorded, anything
 else unexpected with ``{"error": "internal", "type": ...}`` (and a warning on
@@ -84,6 +93,8 @@ _BODY = {"openai": ("messages", "tools", "functions", "tool_choice"),
          "responses": ("input", "instructions", "previous_response_id", "conversation",
                        "tools", "tool_choice")}
 _ITEMS = {"openai": "messages", "anthropic": "messages", "responses": "input"}
+#: Conversation calls LiteLLM runs no hook on (its synchronous chat calls).
+_UNHOOKED_CALLS = frozenset({"completion"})
 Signal = Union[TopicContinuity, Router]
 
 
@@ -141,6 +152,7 @@ class TurnsignalLogger(_custom_logger.CustomLogger):  # type: ignore[misc]
         self.inline_chars = inline_chars
         self._max_workers = max_workers
         self._executor: Optional[ThreadPoolExecutor] = None
+        self._warned_sync = False
 
     # -- LiteLLM's entry points ------------------------------------------------
     async def async_pre_call_hook(self, user_api_key_dict: Any, cache: Any, data: dict,
@@ -172,6 +184,15 @@ class TurnsignalLogger(_custom_logger.CustomLogger):  # type: ignore[misc]
         except Exception as error:
             _failed(kwargs, format, error, copy_metadata=True)
         return kwargs
+
+    def log_pre_api_call(self, model: Any, messages: Any, kwargs: Any) -> None:
+        """LiteLLM's synchronous chat calls run no hook: say so, once."""
+        if self._warned_sync or not isinstance(kwargs, dict) or \
+                kwargs.get("call_type") not in _UNHOOKED_CALLS:
+            return
+        self._warned_sync = True
+        _log.warning("turnsignal_litellm_sync_call_not_hooked",
+                     extra={"call_type": kwargs.get("call_type")})
 
     # -- the work ----------------------------------------------------------------
     async def _verdict(self, data: Mapping[str, Any], format: str) -> _Verdict:
@@ -224,11 +245,26 @@ class TurnsignalLogger(_custom_logger.CustomLogger):  # type: ignore[misc]
             verdict.record["route_refused"] = refused
 
     def _apply(self, data: dict, format: str, verdict: _Verdict, copy_metadata: bool) -> None:
+        """Record, then reset: a rewrite never happens without its record."""
+        recorded = _record(data, format, verdict.record, copy_metadata)
+        _record_in_logging_object(data, format, verdict.record)
         outcome = verdict.outcome
         if outcome is not None and outcome.applied:
+            if not recorded:  # the caller's metadata cannot hold it: keep the request
+                _log.warning("turnsignal_litellm_reset_not_applied_unrecorded")
+                return
             key = _ITEMS[format]
             data[key] = outcome.request[key]
-        _record(data, format, verdict.record, copy_metadata)
+
+
+def _record_in_logging_object(data: dict, format: str, record: Dict[str, Any]) -> None:
+    """The record in the metadata of LiteLLM's logging object for this call
+    too (LiteLLM's own dict, never the caller's): its loggers read it there,
+    and not every LiteLLM path copies the hook's metadata into it."""
+    logging_object = data.get("litellm_logging_obj")
+    params = getattr(logging_object, "litellm_params", None)
+    if isinstance(params, dict):
+        _record(params, format, record, copy_metadata=True)
 
 
 def _failed(data: dict, format: str, error: Exception, copy_metadata: bool) -> None:
@@ -249,27 +285,28 @@ def _record_of(evaluation: Any) -> Dict[str, Any]:
     return {"format": evaluation.format, "topic_continuity": evaluation.to_dict()}
 
 
-def _record(data: dict, format: str, record: Dict[str, Any], copy_metadata: bool) -> None:
+def _record(data: dict, format: str, record: Dict[str, Any], copy_metadata: bool) -> bool:
     """Put ``record`` under ``data[field]["spend_logs_metadata"]["turnsignal"]``
     (``field``: LiteLLM's metadata on this route), keeping every other key; a
-    value of the wrong type is never replaced."""
+    value of the wrong type is never replaced (then False: not recorded)."""
     field = "litellm_metadata" if format != "openai" else "metadata"
     container = data.get(field)
     if container is None:
         container = {}
     elif not isinstance(container, dict):
         _log.warning("turnsignal_litellm_metadata_not_a_mapping", extra={"field": field})
-        return
+        return False
     spend = container.get("spend_logs_metadata")
     if spend is not None and not isinstance(spend, dict):
         _log.warning("turnsignal_litellm_metadata_not_a_mapping",
                      extra={"field": "spend_logs_metadata"})
-        return
+        return False
     if copy_metadata:
         container = dict(container)  # the SDK caller's own dict: never changed
     # A new dict: the caller's spend_logs_metadata object is never changed.
     container["spend_logs_metadata"] = {**(spend or {}), METADATA_KEY: record}
     data[field] = container
+    return True
 
 
 async def _route_refusal(model: str, user_api_key_dict: Any) -> Optional[str]:

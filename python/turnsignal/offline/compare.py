@@ -17,11 +17,11 @@ from typing import Any, Dict, Iterable, List, NamedTuple, Optional, Sequence, Tu
 
 from turnsignal.config import ConfigSource, TopicContinuityRule
 from turnsignal.config.evaluators import EVALUATORS, LEXICAL2
+from turnsignal.offline.dataset_files import Skipped, sort_files
 from turnsignal.offline.eval import (
     Invalid,
     PathLike,
     _source_split,
-    case_files,
     read_line,
     score_files,
 )
@@ -99,6 +99,8 @@ class CompareReport:
         self.groups: Dict[Tuple[str, str], List[Confusion]] = {}
         self.invalid: List[Invalid] = []
         self.invalid_count = 0
+        #: The files that hold no labelled case, with their kinds.
+        self.skipped: List[Skipped] = []
         self.elapsed_s = 0.0
 
     def add(self, item: Union[Tuple[str, str, str, Tuple[str, ...]], Invalid, None]) -> None:
@@ -197,8 +199,10 @@ def _score(case: Dict[str, Any]) -> Optional[Tuple[str, str, str, Tuple[str, ...
     return source, split, label, tuple(r.class_.value for r in results)
 
 
-def _score_chunk(chunk: List[Tuple[str, int, bytes]]) -> List[Any]:
-    return [read_line(file, number, raw, _score) for file, number, raw in chunk]
+def _score_chunk(chunk: List[Tuple[str, int, bytes]]) -> Tuple[List[Any], int]:
+    """The chunk's cases scored, and the bytes it held (for progress)."""
+    return ([read_line(file, number, raw, _score) for file, number, raw in chunk],
+            sum(len(raw) for _, _, raw in chunk))
 
 
 def _base_rule(config: Optional[ConfigSource], rule: Optional[str]) -> TopicContinuityRule:
@@ -216,22 +220,24 @@ def compare_evaluators(paths: Iterable[PathLike], evaluators: Sequence[str], *,
                        config: Optional[ConfigSource] = None, rule: Optional[str] = None,
                        splits: str = "all", knobs: bool = True, jobs: int = 1,
                        implementation: Optional[str] = None,
-                       format: str = "openai") -> CompareReport:
+                       format: str = "openai", progress: Optional[Any] = None) -> CompareReport:
     """Score every selected case under ``paths`` with each evaluator (and
     lexical.2's knob settings), from the base ``rule`` of ``config`` (default:
     its first rule, or the embedded default). ``splits``: ``tune``, ``test``
-    or ``all`` (see ``turnsignal.offline.splits``)."""
+    or ``all`` (see ``turnsignal.offline.splits``). ``progress`` (a
+    ``RunProgress``) is told the bytes to read and how far the run is."""
     if splits not in SELECTIONS:
         raise ValueError(f"splits must be one of {', '.join(SELECTIONS)}")
     if not evaluators:
         raise ValueError("name at least one evaluator")
-    files = case_files(paths)
+    files, skipped = sort_files(paths)
     base = _base_rule(config, rule)
     chosen = variants(list(dict.fromkeys(evaluators)), base, knobs)
     rules = [r for _, r in chosen]
     signal = TopicContinuity(rules, implementation=implementation)
     report = CompareReport([v for v, _ in chosen], base.name, signal.implementation,
                            [str(f) for f in files], splits)
+    report.skipped = skipped
     score_files(files, report, _score_chunk, jobs, _init_worker,
-                (rules, signal.implementation, splits, format))
+                (rules, signal.implementation, splits, format), progress)
     return report

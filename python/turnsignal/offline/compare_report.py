@@ -17,6 +17,7 @@ import json
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from turnsignal.offline.compare import DEFAULT_POOL, CompareReport, rates
+from turnsignal.offline.dataset_files import invalid_lines, skipped_lines
 from turnsignal.offline.metrics import Confusion
 from turnsignal.offline.report import _markdown_table, _text_table
 from turnsignal.offline.splits import SPLIT_GROUPS, split_group
@@ -140,6 +141,7 @@ def compare_dict(report: CompareReport, pool: Sequence[str] = DEFAULT_POOL) -> D
         "cases": report.cases,
         "invalid_cases": report.invalid_count,
         "invalid": [item._asdict() for item in report.invalid],
+        "skipped": [item._asdict() for item in report.skipped],
         "variants": [v._asdict() for v in report.variants],
         "groups": groups,
         "pooled": pooled,
@@ -169,17 +171,24 @@ def _sections(report: CompareReport, pool: Sequence[str]) -> List[Tuple[str, int
     return sections
 
 
-def render_compare_text(report: CompareReport, pool: Sequence[str] = DEFAULT_POOL) -> str:
+def _notes(report: CompareReport, verbose: bool) -> List[str]:
+    return (skipped_lines(report.skipped, verbose)
+            + invalid_lines(report.invalid, report.invalid_count, verbose))
+
+
+def render_compare_text(report: CompareReport, pool: Sequence[str] = DEFAULT_POOL,
+                        verbose: bool = False) -> str:
     parts = [_header(report)]
-    for title, text_columns, rows in _sections(report, pool):
+    for title, text_columns, rows in _sections(report, pool) if report.cases else ():
         parts += ["", title, _text_table(text_columns, rows)]
-    parts += [f"invalid: {i.file}:{i.line}: {i.problem}" for i in report.invalid]
+    parts += _notes(report, verbose)
     return "\n".join(parts)
 
 
-def render_compare_markdown(report: CompareReport, pool: Sequence[str] = DEFAULT_POOL) -> str:
+def render_compare_markdown(report: CompareReport, pool: Sequence[str] = DEFAULT_POOL,
+                            verbose: bool = False) -> str:
     parts = [_header(report) + "."]
-    for title, text_columns, rows in _sections(report, pool):
+    for title, text_columns, rows in _sections(report, pool) if report.cases else ():
         parts += ["", f"**{title}**", "", _markdown_table(text_columns, rows)]
-    parts += [f"- invalid: {i.file}:{i.line}: {i.problem}" for i in report.invalid]
+    parts += [f"- {line}" for line in _notes(report, verbose)]
     return "\n".join(parts) + "\n"

@@ -6,7 +6,9 @@ A case is one JSON line::
      "label": "change"|"continuation", "source": "<source>", "note": "..."}
 
 The last message is the live user turn. Input files are ``*.jsonl`` or
-``*.jsonl.gz``; a directory is searched recursively. Each case is scored by
+``*.jsonl.gz``; a directory is searched recursively, and the files that hold
+no labelled case (Claude Code session logs, their labels, READMEs) are
+skipped and counted by kind (``dataset_files``). Each case is scored by
 one rule of the signal and by the naive Jaccard baseline; the counts are
 grouped by (source, split), the split being the second field of the id, and
 summed per source over all splits (``split == "all"``).
@@ -38,8 +40,10 @@ from turnsignal._lines import read_lines
 from turnsignal.config import ConfigSource
 from turnsignal.errors import WireFormatError
 from turnsignal.offline.baseline import baseline_class
+from turnsignal.offline.dataset_files import Skipped, sort_files
 from turnsignal.offline.metrics import CHANGE, LABELS, Confusion, ScoreCounts
 from turnsignal.offline.pool import chunked, ordered_map
+from turnsignal.offline.progress import data_sizes
 from turnsignal.offline.replay import build_signal
 
 __all__ = [
@@ -119,6 +123,8 @@ class EvalReport:
         self.groups: Dict[Tuple[str, str], GroupStats] = {}
         self.invalid: List[Invalid] = []
         self.invalid_count = 0
+        #: The files that hold no labelled case, with their kinds.
+        self.skipped: List[Skipped] = []
         self.elapsed_s = 0.0
 
     def add(self, item: Union[Scored, Invalid]) -> None:
@@ -154,21 +160,9 @@ class EvalReport:
 
 
 def case_files(paths: Iterable[PathLike]) -> List[Path]:
-    """The case files named by ``paths`` (directories searched recursively, sorted)."""
-    files: List[Path] = []
-    for path in map(Path, paths):
-        if path.is_dir():
-            found = [p for p in path.rglob("*") if p.is_file() and _is_case_file(p)]
-            files.extend(sorted(found))
-        elif path.exists():
-            files.append(path)
-        else:
-            raise FileNotFoundError(f"{path}: no such file or directory")
-    return files
-
-
-def _is_case_file(path: Path) -> bool:
-    return path.name.endswith((".jsonl", ".jsonl.gz"))
+    """The case files named by ``paths`` (directories searched recursively,
+    sorted); files that hold no labelled case are left out."""
+    return sort_files(paths).cases
 
 
 def _iter_raw(files: Sequence[Path]) -> Iterator[Tuple[str, int, bytes]]:
@@ -235,8 +229,11 @@ def _score_line(file: str, number: int, raw: bytes) -> Union[Scored, Invalid]:
         _WORKER["signal"], _WORKER["rule"], case, _WORKER["format"]))
 
 
-def _score_chunk(chunk: List[Tuple[str, int, bytes]]) -> List[Union[Scored, Invalid]]:
-    return [_score_line(file, number, raw) for file, number, raw in chunk]
+def _score_chunk(chunk: List[Tuple[str, int, bytes]],
+                 ) -> Tuple[List[Union[Scored, Invalid]], int]:
+    """The chunk's cases scored, and the bytes it held (for progress)."""
+    return ([_score_line(file, number, raw) for file, number, raw in chunk],
+            sum(len(raw) for _, _, raw in chunk))
 
 
 class NoSuchRule(ValueError):
@@ -255,30 +252,38 @@ def _rule_index(signal: Any, rule: Optional[str]) -> int:
 def evaluate_dataset(paths: Iterable[PathLike], *, config: Optional[ConfigSource] = None,
                      rule: Optional[str] = None, jobs: int = 1,
                      implementation: Optional[str] = None, format: str = "openai",
-                     ) -> EvalReport:
+                     progress: Optional[Any] = None) -> EvalReport:
     """Score every case under ``paths`` with ``rule`` (default: the first
     rule of ``config``, or the embedded default rule) and the baseline.
-    Invalid cases are counted and listed, never fatal."""
-    files = case_files(paths)
+    Invalid cases are counted and listed, never fatal; files with no
+    labelled case are skipped (``report.skipped``). ``progress`` (a
+    ``RunProgress``) is told the bytes to read and how far the run is."""
+    files, skipped = sort_files(paths)
     signal = build_signal(config, implementation)
     index = _rule_index(signal, rule)
     report = EvalReport(signal.rules[index].name, signal.implementation, [str(f) for f in files])
+    report.skipped = skipped
     score_files(files, report, _score_chunk, jobs, _init_worker,
-                (config, signal.implementation, index, format))
+                (config, signal.implementation, index, format), progress)
     return report
 
 
 def score_files(files: Sequence[Path], report: Any,
                 score_chunk: Callable[[List[Tuple[str, int, bytes]]], List[Any]], jobs: int,
-                initializer: Callable[..., None], initargs: Tuple[Any, ...]) -> None:
+                initializer: Callable[..., None], initargs: Tuple[Any, ...],
+                progress: Optional[Any] = None) -> None:
     """Every non-blank line of ``files``, scored in chunks by ``score_chunk``
     on ``jobs`` worker processes (each set up by ``initializer(*initargs)``),
-    added to ``report`` in file order; ``report.elapsed_s`` is the time it
-    took."""
+    added to ``report`` in file order, ``progress`` (if any) told of each
+    chunk; ``report.elapsed_s`` is the time it took."""
     started = time.perf_counter()
+    if progress is not None:
+        progress.add_total(data_sizes(files))
     chunks = chunked(_iter_raw(files), _CHUNK_SIZE)
-    for items in ordered_map(score_chunk, chunks, jobs=jobs, initializer=initializer,
-                             initargs=initargs):
+    for items, nbytes in ordered_map(score_chunk, chunks, jobs=jobs, initializer=initializer,
+                                     initargs=initargs):
         for item in items:
             report.add(item)
+        if progress is not None:
+            progress.update(nbytes, len(items))
     report.elapsed_s = time.perf_counter() - started

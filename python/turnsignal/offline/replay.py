@@ -4,7 +4,10 @@ Each input line is a request body in any wire format, or an envelope
 ``{"request": ..., "format": ..., "id": ..., "history_available": ...}``
 (all but ``request`` optional). Each output line is
 ``{"line": n, "id": ..., "results": [replay record per rule]}`` or, for a
-line that cannot be evaluated, ``{"line": n, "error": "<type>: <message>"}``.
+line that cannot be evaluated, ``{"line": n, "id": ..., "error": "<type>:
+<message>"}`` — with the envelope's ``id`` whenever the line is JSON, so that
+results join to the caller's logs by id either way; a line that is not JSON
+has no ``id``.
 Messages never quote the line (errors name a position or a JSON path), so the
 output is content-free.
 
@@ -24,7 +27,7 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Any, BinaryIO, Callable, Iterator, List, Optional, Tuple
+from typing import Any, BinaryIO, Callable, Dict, Iterator, List, Optional, Tuple
 
 from turnsignal.config import ConfigSource
 from turnsignal.errors import WireFormatError
@@ -86,19 +89,35 @@ def _line_weight(line: Tuple[int, Optional[bytes]]) -> int:
     return len(line[1]) + 1 if line[1] is not None else 1
 
 
-def _parse(raw: bytes, default_format: str) -> Tuple[Any, str, Any, bool]:
-    """``(request, format, id, history_available)`` of one line."""
+def _json_value(raw: bytes) -> Any:
     if not raw.strip():
         raise _BadLine("JSONDecodeError: empty line")
     try:
-        value = json.loads(raw.decode("utf-8"))
+        return json.loads(raw.decode("utf-8"))
     except UnicodeDecodeError as error:
         raise _BadLine(f"UnicodeDecodeError: invalid UTF-8 at byte {error.start}") from None
     except json.JSONDecodeError as error:
         raise _BadLine(f"JSONDecodeError: {error.msg} (column {error.colno})") from None
+
+
+def _parse(value: Any, default_format: str) -> Tuple[Any, str, Any, bool]:
+    """``(request, format, id, history_available)`` of one parsed line."""
     if not (isinstance(value, dict) and "request" in value):
         return value, default_format, None, True
     return _unwrap(value, default_format)
+
+
+def _valid_id(value: Any) -> bool:
+    return value is None or (isinstance(value, (str, int)) and not isinstance(value, bool))
+
+
+def _envelope_id(value: Any) -> Any:
+    """The envelope's ``id`` when it is a valid one (else ``None``): a bad
+    line's record keeps it, as a good line's does."""
+    if isinstance(value, dict) and "request" in value:
+        request_id = value.get("id")
+        return request_id if _valid_id(request_id) else None
+    return None
 
 
 def _unwrap(envelope: dict, default_format: str) -> Tuple[Any, str, Any, bool]:
@@ -111,8 +130,7 @@ def _unwrap(envelope: dict, default_format: str) -> Tuple[Any, str, Any, bool]:
     if format not in FORMATS:
         raise _BadLine(f"EnvelopeError: format must be one of {', '.join(FORMATS)}")
     request_id = envelope.get("id")
-    if request_id is not None and (isinstance(request_id, bool)
-                                   or not isinstance(request_id, (str, int))):
+    if not _valid_id(request_id):
         raise _BadLine("EnvelopeError: id must be a string, an integer or null")
     history = envelope.get("history_available", True)
     if not isinstance(history, bool):
@@ -126,23 +144,32 @@ def evaluate_line(signal: TopicContinuity, number: int, raw: Optional[bytes],
     if raw is None:
         return _error(number, f"LineTooLong: longer than {MAX_LINE_BYTES:,} bytes (the limit)")
     try:
-        request, format, request_id, history = _parse(raw, default_format)
-        evaluation = signal.evaluate(request, format, history_available=history)
+        value = _json_value(raw)
     except _BadLine as error:
         return _error(number, str(error))
+    # From here on the line is JSON: its record keeps the id, good or bad.
+    parsed = {"id": _envelope_id(value)}
+    try:
+        request, format, request_id, history = _parse(value, default_format)
+        evaluation = signal.evaluate(request, format, history_available=history)
+    except _BadLine as error:
+        return _error(number, str(error), parsed)
     except WireFormatError as error:
-        return _error(number, f"WireFormatError: {error}")
+        return _error(number, f"WireFormatError: {error}", parsed)
     except Exception as error:
         # The message of an unexpected error might quote the input: type only.
-        return _error(number, f"{type(error).__name__}: unexpected error")
+        return _error(number, f"{type(error).__name__}: unexpected error", parsed)
     output = {"line": number, "id": request_id, "results": evaluation.replay_records()}
     rules = tuple((r.signal, r.class_.value, r.reason.value, r.coverage.value, r.fallback)
                   for r in evaluation.results)
     return LineResult(number, json.dumps(output), None, rules)
 
 
-def _error(number: int, message: str) -> LineResult:
-    return LineResult(number, json.dumps({"line": number, "error": message}), message)
+def _error(number: int, message: str, kept: Optional[Dict[str, Any]] = None) -> LineResult:
+    """A bad line's record: its number, what the line gave that good records
+    pass through (``kept``: its ``id``, when the line is JSON), the error."""
+    record = {"line": number, **(kept or {}), "error": message}
+    return LineResult(number, json.dumps(record), message)
 
 
 # Worker state: one signal per process, built once by the pool initializer.

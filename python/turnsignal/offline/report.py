@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
+from turnsignal.offline.dataset_files import invalid_lines, skipped_lines
 from turnsignal.offline.eval import EvalReport, GroupStats
 from turnsignal.offline.metrics import CHANGE, CONTINUATION, LABELS, PREDICTIONS, Confusion
 
@@ -54,6 +55,7 @@ def report_dict(report: EvalReport) -> Dict[str, Any]:
         "cases": report.cases,
         "invalid_cases": report.invalid_count,
         "invalid": [item._asdict() for item in report.invalid],
+        "skipped": [item._asdict() for item in report.skipped],
         "groups": [dict(source=source, split=split, **group_metrics(group))
                    for source, split, group in report.rows()],
     }
@@ -121,10 +123,11 @@ def _header(report: EvalReport) -> str:
             + (f" · {report.invalid_count} invalid" if report.invalid_count else ""))
 
 
-def _invalid_lines(report: EvalReport) -> List[str]:
-    more = report.invalid_count - len(report.invalid)
-    lines = [f"invalid: {item.file}:{item.line}: {item.problem}" for item in report.invalid]
-    return lines + ([f"invalid: ... and {more} more"] if more else [])
+def _notes(report: EvalReport, verbose: bool) -> List[str]:
+    """What was skipped and what was invalid: a line each, by kind; with
+    ``verbose`` file by file and line by line."""
+    return (skipped_lines(report.skipped, verbose)
+            + invalid_lines(report.invalid, report.invalid_count, verbose))
 
 
 def _text_table(text_columns: int, rows: Sequence[List[str]]) -> str:
@@ -135,11 +138,16 @@ def _text_table(text_columns: int, rows: Sequence[List[str]]) -> str:
     return "\n".join("  ".join(cell(i, v) for i, v in enumerate(row)).rstrip() for row in rows)
 
 
-def render_text(report: EvalReport) -> str:
+def _shown_tables(report: EvalReport) -> List[Tuple[str, Tuple[int, Sequence[List[str]]]]]:
+    """The titled tables; none without a case (empty headers say nothing)."""
+    return list(zip(_TITLES, _tables(report))) if report.cases else []
+
+
+def render_text(report: EvalReport, verbose: bool = False) -> str:
     parts = [_header(report)]
-    for title, (text_columns, rows) in zip(_TITLES, _tables(report)):
+    for title, (text_columns, rows) in _shown_tables(report):
         parts += ["", title, _text_table(text_columns, rows)]
-    parts += _invalid_lines(report)
+    parts += _notes(report, verbose)
     return "\n".join(parts)
 
 
@@ -150,11 +158,11 @@ def _markdown_table(text_columns: int, rows: Sequence[List[str]]) -> str:
     return "\n".join(lines)
 
 
-def render_markdown(report: EvalReport) -> str:
+def render_markdown(report: EvalReport, verbose: bool = False) -> str:
     parts = [_header(report) + "."]
-    for title, (text_columns, rows) in zip(_TITLES, _tables(report)):
+    for title, (text_columns, rows) in _shown_tables(report):
         parts += ["", f"**{title}**", "", _markdown_table(text_columns, rows)]
-    invalid = _invalid_lines(report)
-    if invalid:
-        parts += ["", *[f"- {line}" for line in invalid]]
+    notes = _notes(report, verbose)
+    if notes:
+        parts += ["", *[f"- {line}" for line in notes]]
     return "\n".join(parts) + "\n"

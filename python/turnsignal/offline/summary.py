@@ -81,6 +81,20 @@ class ReplaySummary:
         if len(self.bad_line_numbers) < MAX_LISTED_BAD_LINES:
             self.bad_line_numbers.append(result.line)
 
+    def nothing_evaluated(self) -> Optional[str]:
+        """Why no line could be evaluated (``None`` when one was): a command
+        that used no input line answers "no", saying why once."""
+        if self.evaluated:
+            return None
+        if not self.lines:
+            return "no line to evaluate (the input is empty)"
+        kinds = ", ".join(f"{kind} {n}" for kind, n in _ranked(self.errors))
+        problem = f"no line could be evaluated ({self.bad_lines} bad: {kinds})"
+        if "JSONDecodeError" in self.errors:
+            problem += ("; replay reads one JSON request per line: for one request written"
+                        " over several lines (pretty-printed), use turnsignal evaluate")
+        return problem
+
     @property
     def evaluations_per_second(self) -> Optional[float]:
         return self.evaluated / self.elapsed_s if self.elapsed_s > 0 else None

@@ -9,6 +9,7 @@ from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional
 from turnsignal._lines import PathLike
 from turnsignal.segmentation.api import Segmenter
 from turnsignal.sessions import BadLine, Session, find_files, read_path
+from turnsignal.sessions.load import has_no_json_line
 
 __all__ = ["SegmentSummary", "segment_files"]
 
@@ -20,6 +21,8 @@ class SegmentSummary:
         self.method, self.rule = segmenter.method, segmenter.rule
         self.history, self.threshold = segmenter.history, segmenter.threshold
         self.files = self.unreadable_files = self.conversations = self.bad_requests = 0
+        #: JSON-lines files none of whose lines is a JSON object: skipped, said once each.
+        self.skipped_files = 0
         self.messages = self.turns = self.segments = self.invalid_lines = 0
         self.formats: Counter = Counter()
         self.reasons: Counter = Counter()
@@ -47,7 +50,9 @@ class SegmentSummary:
         rows = [
             ("method", self._how()),
             ("files", f"{self.files:,}" + (f", {self.unreadable_files:,} unreadable"
-                                          if self.unreadable_files else "")),
+                                          if self.unreadable_files else "")
+             + (f", {self.skipped_files:,} skipped (not JSON lines)"
+                if self.skipped_files else "")),
             ("conversations", f"{self.conversations:,}" + (f": {formats}" if formats else "")),
             ("bad requests", f"{self.bad_requests:,}"),
             ("invalid log lines", f"{self.invalid_lines:,} skipped"),
@@ -69,16 +74,29 @@ def segment_files(paths: Iterable[PathLike], segmenter: Segmenter, summary: Segm
                   *, format: str = "auto",
                   on_file: Optional[Callable[[str, int], None]] = None,
                   on_error: Optional[Callable[[str], None]] = None,
+                  on_skip: Optional[Callable[[str], None]] = None,
                   ) -> Iterator[Dict[str, Any]]:
     """One record per segment (``{"source", "session", "segment", "first", ...}``)
     and one per unreadable request (``{"source", "line", "error"}``), file by
     file. ``on_file(path, conversations)`` is called after each file;
-    ``on_error(message)`` for a file that cannot be read (the run goes on).
+    ``on_error(message)`` for a file that cannot be read (the run goes on);
+    ``on_skip(message)`` for a JSON-lines file none of whose lines is a JSON
+    object or list,
+    skipped whole (a pretty-printed JSON document): once, not once a line.
     ``FileNotFoundError`` for a named path that does not exist, before any work."""
     files = find_files(paths)
     for path in files:
         summary.files += 1
         count = 0
+        if not str(path).endswith((".json", ".json.gz")) and has_no_json_line(path):
+            summary.skipped_files += 1
+            if on_skip is not None:
+                on_skip(f"{path}: skipped: no line of it is a JSON object (segment reads"
+                        " JSON lines: Claude Code logs or one request per line; a .json file"
+                        " holds one request)")
+            if on_file is not None:
+                on_file(str(path), 0)
+            continue
         try:
             for item in read_path(path, format):
                 if isinstance(item, BadLine):

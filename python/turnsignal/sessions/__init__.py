@@ -6,6 +6,7 @@
 (0, 7, 31)
 """
 
+from turnsignal.sessions.chat_request import chat_request_at
 from turnsignal.sessions.claude_code import (
     looks_like_claude_code,
     read_claude_code,
@@ -34,6 +35,7 @@ __all__ = [
     "ReadStats",
     "Session",
     "Thread",
+    "chat_request_at",
     "find_files",
     "looks_like_claude_code",
     "read_claude_code",

@@ -14,7 +14,8 @@ from turnsignal.sessions.claude_code import looks_like_claude_code, read_claude_
 from turnsignal.sessions.model import Session
 from turnsignal.sessions.requests import BadLine, sessions_from_json, sessions_from_lines
 
-__all__ = ["SUFFIXES", "find_files", "is_claude_code_file", "read_path", "read_paths"]
+__all__ = ["SUFFIXES", "find_files", "has_no_json_line", "is_claude_code_file", "read_path",
+           "read_paths"]
 
 SUFFIXES = (".jsonl", ".jsonl.gz", ".json", ".json.gz")
 _PEEK_LINES = 50
@@ -45,6 +46,30 @@ def _first_value(lines: Iterable[bytes]) -> object:
             except ValueError:
                 continue
     return None
+
+
+def has_no_json_line(path: PathLike) -> bool:
+    """Whether a JSON-lines file has lines but none of its first 50
+    non-blank ones is a JSON object or list (a pretty-printed document, whose
+    lines are at most scalars, or a binary file): nothing in it is a request
+    or a log line, and saying so once beats an error per line."""
+    seen = 0
+    try:
+        with open_lines(path) as stream:
+            for raw in stream:
+                if not raw.strip():
+                    continue
+                seen += 1
+                try:
+                    if isinstance(json.loads(raw), (dict, list)):
+                        return False
+                except ValueError:
+                    pass
+                if seen >= _PEEK_LINES:
+                    break
+    except (OSError, EOFError):
+        return False  # reading it reports the problem
+    return seen > 0
 
 
 def is_claude_code_file(path: PathLike) -> bool:

@@ -9,7 +9,7 @@ use super::read::{
     walk_back, which, ToolChoice, WalkEnd,
 };
 use super::sink::Sink;
-use super::source::{Key, Mode, Read, Shape, Source};
+use super::source::{Failure, Key, Mode, Read, Shape, Source};
 
 /// What a Chat role names: an instruction, a message, or a tool's result.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -287,6 +287,20 @@ pub struct Top {
     pub history_available: bool,
 }
 
+/// A top-level `system` is Anthropic's, never Chat's (`auto` reads it so
+/// too): decoding such a body as Chat would quietly misread its blocks.
+fn not_anthropic<S: Source>(src: &mut S, top: Option<&S::V>) -> Read<()> {
+    let Some(top) = top else { return Ok(()) };
+    if src.get(top, Key::System)?.is_some() {
+        return Err(Failure::at_key(
+            Key::System,
+            "not a Chat Completions field: this looks like an Anthropic Messages request; \
+             use format \"anthropic\" or \"auto\"",
+        ));
+    }
+    Ok(())
+}
+
 /// The request, its messages read by `message` (`decode_message` or a
 /// reader that gives the same result).
 pub fn decode<S, K, D>(src: &mut S, out: &mut K, request: &S::V, message: D) -> Read<Top>
@@ -296,6 +310,7 @@ where
     D: FnMut(&mut S, &mut K, &S::V) -> Read<()>,
 {
     let (top, messages) = request_messages(src, request)?;
+    not_anthropic(src, top.as_ref())?;
     let name = if top.is_some() { "messages" } else { "" };
     let walk = walk_back(src, out, &messages, name, message)?;
     let (tools, choice) = tools_and_choice(src, top.as_ref(), &[Key::Tools, Key::Functions])?;

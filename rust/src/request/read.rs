@@ -288,10 +288,25 @@ pub fn request_messages<S: Source>(src: &mut S, request: &S::V) -> Read<(Option<
     }
     require_map(src, request)?;
     let Some(messages) = src.get(request, Key::Messages)? else {
-        return Err(Failure::at_key(Key::Messages, "missing"));
+        return Err(missing_messages(src, request));
     };
     require_list(src, &messages).map_err(|e| e.under_key(Key::Messages))?;
     Ok((Some(request.clone()), messages))
+}
+
+/// What a body without `messages` but with `input` is.
+pub const LOOKS_LIKE_RESPONSES: &str = ": this looks like an OpenAI Responses request \
+    (it has input); use format \"responses\" or \"auto\"";
+
+/// `messages` is missing: say so, and what the body looks like when its top
+/// level says (one more key read, on the error path only), so that a body
+/// named as the wrong format is an error naming the right one.
+fn missing_messages<S: Source>(src: &mut S, top: &S::V) -> Failure {
+    match src.get(top, Key::Input) {
+        Ok(Some(_)) => Failure::at_key(Key::Messages, format!("missing{LOOKS_LIKE_RESPONSES}")),
+        Ok(None) => Failure::at_key(Key::Messages, "missing"),
+        Err(e) => e,
+    }
 }
 
 /// How the walk ended.

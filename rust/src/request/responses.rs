@@ -197,6 +197,30 @@ fn instructions<S: Source, K: Sink<S::T>>(
 }
 
 /// `previous_response_id` or `conversation` is set.
+/// Without `input` a Responses request must keep its history on the
+/// server; a body with `messages` instead is another format, named in the
+/// error (top-level keys only).
+fn no_input<S: Source>(src: &mut S, top: &S::V) -> Read<()> {
+    if server_history(src, Some(top))? {
+        return Ok(());
+    }
+    if src.get(top, Key::Messages)?.is_none() {
+        return Err(Failure::at_key(
+            Key::Input,
+            "missing (a Responses request has input, previous_response_id or conversation)",
+        ));
+    }
+    let looks = if src.get(top, Key::System)?.is_some() {
+        "an Anthropic Messages request (it has messages and system); use format \"anthropic\""
+    } else {
+        "an OpenAI Chat Completions request (it has messages); use format \"openai\""
+    };
+    Err(Failure::at_key(
+        Key::Input,
+        format!("missing: this looks like {looks} or \"auto\""),
+    ))
+}
+
 fn server_history<S: Source>(src: &mut S, top: Option<&S::V>) -> Read<bool> {
     for key in [Key::PreviousResponseId, Key::Conversation] {
         if get_present(src, top, key)?.is_some() {
@@ -211,7 +235,11 @@ pub fn decode<S: Source, K: Sink<S::T>>(src: &mut S, out: &mut K, request: &S::V
         (None, Some(request.clone())) // lenient: a bare list is the `input` list
     } else {
         require_map(src, request)?;
-        let input = get_present(src, Some(request), Key::Input)?;
+        let raw = src.get(request, Key::Input)?;
+        if raw.is_none() {
+            no_input(src, request)?;
+        }
+        let input = raw.filter(|v| !src.is_null(v));
         if let Some(v) = &input {
             if !matches!(src.shape(v), Shape::Str | Shape::List) {
                 return Err(wrong_type(src, v, Key::Input, CONTENT));

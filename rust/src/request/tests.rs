@@ -349,6 +349,60 @@ fn errors_name_the_path() {
 }
 
 #[test]
+fn a_body_of_another_format_is_named() {
+    // Top-level keys only: the explicit format's own field is missing, or the
+    // body's top level is plainly another format (issue 26).
+    let looks = |format| format!("missing: this looks like {format} or \"auto\"");
+    let cases = [
+        (
+            r#"{"messages": []}"#,
+            Format::Responses,
+            "input",
+            looks("an OpenAI Chat Completions request (it has messages); use format \"openai\""),
+        ),
+        (
+            r#"{"messages": [], "system": "s"}"#,
+            Format::Responses,
+            "input",
+            looks(
+                "an Anthropic Messages request (it has messages and system); \
+                 use format \"anthropic\"",
+            ),
+        ),
+        (
+            r#"{"foo": 1}"#,
+            Format::Responses,
+            "input",
+            "missing (a Responses request has input, previous_response_id or conversation)".into(),
+        ),
+        (
+            r#"{"messages": [], "system": "s"}"#,
+            Format::Openai,
+            "system",
+            "not a Chat Completions field: this looks like an Anthropic Messages request; \
+             use format \"anthropic\" or \"auto\""
+                .into(),
+        ),
+    ];
+    for (json, format, path, problem) in cases {
+        assert_eq!(error(json, format), (path.into(), problem), "{json}");
+    }
+    for format in [Format::Openai, Format::Anthropic, Format::Neutral] {
+        let (path, problem) = error(r#"{"input": []}"#, format);
+        assert_eq!(path, "messages");
+        assert_eq!(problem, format!("missing{}", read::LOOKS_LIKE_RESPONSES));
+    }
+    // No input, but the history lives on the server; or input given as null.
+    for json in [
+        r#"{"previous_response_id": "r"}"#,
+        r#"{"conversation": "c"}"#,
+        r#"{"input": null, "messages": []}"#,
+    ] {
+        assert!(full(json, Format::Responses).messages.is_empty());
+    }
+}
+
+#[test]
 fn detection() {
     let src = |json: &str| {
         let mut s = JsonSource::new(Mode::Lean);

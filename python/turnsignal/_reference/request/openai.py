@@ -179,8 +179,17 @@ def decode_message(reader: Reader, message: Any, out: Collector) -> None:
     out.end()
 
 
+def _not_anthropic(reader: Reader, top: Any) -> None:
+    """A top-level ``system`` is Anthropic's, never Chat's (``auto`` reads it
+    so too): decoding such a body as Chat would quietly misread its blocks."""
+    if top is not None and reader.get(top, "system") is not MISSING:
+        raise WireFormatError("system", "not a Chat Completions field: this looks like an"
+                              ' Anthropic Messages request; use format "anthropic" or "auto"')
+
+
 def decode_openai(reader: Reader, request: Any, out: Collector) -> Conversation:
     top, messages, name = request_messages(reader, request)
+    _not_anthropic(reader, top)
     walk = walk_back(reader, messages, lambda item, sink: decode_message(reader, item, sink),
                      name, out)
     tools, choice = tools_and_choice(reader, top, "tools", "functions")

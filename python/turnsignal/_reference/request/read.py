@@ -225,8 +225,20 @@ def request_messages(reader: Reader, request: Any) -> Tuple[Any, Any, str]:
     top = require_mapping(request)
     messages = reader.get(top, "messages")
     if messages is MISSING:
-        raise WireFormatError("messages", "missing")
+        raise WireFormatError("messages", "missing" + _responses_hint(reader, top))
     return top, require_list(messages, "messages"), "messages"
+
+
+#: What a body without ``messages`` but with ``input`` is.
+LOOKS_LIKE_RESPONSES = (": this looks like an OpenAI Responses request (it has input);"
+                        ' use format "responses" or "auto"')
+
+
+def _responses_hint(reader: Reader, top: Any) -> str:
+    """Why ``messages`` is missing, when the top level says (one more key
+    read, on the error path only): a request body named as the wrong format
+    is an error that names the right one, never a quiet wrong answer."""
+    return LOOKS_LIKE_RESPONSES if reader.get(top, "input") is not MISSING else ""
 
 
 # -- tool_choice ------------------------------------------------------------------------------

@@ -186,7 +186,10 @@ def _instructions(reader: Reader, top: Any) -> Tuple[Instruction, ...]:
 def _input_items(reader: Reader, top: Any) -> Any:
     """The ``input`` list; None when missing or null; a string as it is."""
     value = reader.get(top, "input")
-    if value is None or value is MISSING:
+    if value is MISSING:
+        _no_input(reader, top)
+        return None
+    if value is None:
         return None
     kind = shape(value)
     if kind == STR:
@@ -195,6 +198,22 @@ def _input_items(reader: Reader, top: Any) -> Any:
         raise WireFormatError("input", "expected a string, null or a list, got "
                               + type_name(value))
     return value
+
+
+def _no_input(reader: Reader, top: Any) -> None:
+    """Without ``input`` a Responses request must keep its history on the
+    server; a body with ``messages`` instead is another format, named in the
+    error (top-level keys only)."""
+    if _server_history(reader, top):
+        return
+    if reader.get(top, "messages") is MISSING:
+        raise WireFormatError("input", "missing (a Responses request has input,"
+                              " previous_response_id or conversation)")
+    if reader.get(top, "system") is not MISSING:
+        looks = 'an Anthropic Messages request (it has messages and system); use format "anthropic"'
+    else:
+        looks = 'an OpenAI Chat Completions request (it has messages); use format "openai"'
+    raise WireFormatError("input", f'missing: this looks like {looks} or "auto"')
 
 
 def _server_history(reader: Reader, top: Any) -> bool:

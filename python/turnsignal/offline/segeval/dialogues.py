@@ -165,9 +165,11 @@ def _jaccard_boundaries(chain: Chain, threshold: float) -> Set[int]:
 def score_chains(chains: Sequence[Chain], evaluators: Dict[str, TopicContinuity],
                  jaccard_threshold: float = 0.3,
                  groups: Optional[Dict[str, Callable[[str, str], bool]]] = None,
+                 on_chain: Optional[Callable[[Chain], None]] = None,
                  ) -> Dict[Tuple[str, str], Dict[str, DialogueScores]]:
     """``{(source, group): {segmenter: scores}}``; ``group`` is ``all`` and
-    every name of ``groups`` whose test ``(source, split)`` accepts the chain."""
+    every name of ``groups`` whose test ``(source, split)`` accepts the chain.
+    ``on_chain(chain)`` after each chain (progress)."""
     out: Dict[Tuple[str, str], Dict[str, DialogueScores]] = {}
     for chain in chains:
         units = len(chain.cases) + 1
@@ -184,4 +186,6 @@ def score_chains(chains: Sequence[Chain], evaluators: Dict[str, TopicContinuity]
             table = out.setdefault((chain.source, group), {})
             for segmenter, hypothesis in hypotheses.items():
                 table.setdefault(segmenter, DialogueScores()).add(units, reference, hypothesis)
+        if on_chain is not None:
+            on_chain(chain)
     return out

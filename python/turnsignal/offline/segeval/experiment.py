@@ -22,6 +22,7 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tupl
 from turnsignal._lines import open_lines
 from turnsignal.config import ConfigSource
 from turnsignal.errors import ConfigError
+from turnsignal.offline.progress import data_sizes
 from turnsignal.offline.segeval.combine import out_of_fold
 from turnsignal.offline.segeval.dialogues import (
     DialogueScores,
@@ -210,12 +211,25 @@ def _session_segmentation(analyses: Iterable[Tuple[int, Dict[str, set], List[Tra
     return out
 
 
+def _chain_progress(progress: Optional[Any], chains: Sequence[Any],
+                    case_paths: Sequence[Path]) -> Optional[Callable[[Any], None]]:
+    """Each scored chain advances ``progress`` by its share of the case
+    files' bytes (its share of the cases)."""
+    if progress is None:
+        return None
+    progress.stage("dialogues")
+    cases = sum(len(chain.cases) for chain in chains) or 1
+    per_case = data_sizes(case_paths) / cases
+    return lambda chain: progress.update(per_case * len(chain.cases), 1)
+
+
 def run_experiment(paths: Iterable[Any], *, config: Optional[ConfigSource] = None,
                    rule: Optional[str] = None, implementation: Optional[str] = None,
-                   with_dialogues: bool = True,
-                   progress: Optional[Callable[[str], None]] = None,
+                   with_dialogues: bool = True, progress: Optional[Any] = None,
                    ) -> SegmentationReport:
-    """Run the whole experiment on every session and case file under ``paths``."""
+    """Run the whole experiment on every session and case file under ``paths``.
+    ``progress`` (a ``RunProgress``) follows the whole run in bytes read:
+    the sessions, then the dialogues of the case files."""
     started = time.perf_counter()
     report = SegmentationReport()
     chosen = _choose_rule(config, rule)
@@ -226,7 +240,11 @@ def run_experiment(paths: Iterable[Any], *, config: Optional[ConfigSource] = Non
     transitions: List[Transition] = []
     analyses = []
     case_paths: List[Path] = []
-    for path in find_files(paths):
+    files = find_files(paths)
+    if progress is not None:
+        progress.add_total(data_sizes(files))
+        progress.stage("sessions")
+    for path in files:
         if is_claude_code_file(path):
             session = read_claude_code(path)
             report.session_files += 1
@@ -241,19 +259,25 @@ def run_experiment(paths: Iterable[Any], *, config: Optional[ConfigSource] = Non
             transitions.extend(analysis.transitions)
             analyses.append((analysis.turns, analysis.boundaries, analysis.transitions))
             if progress is not None:
-                progress(str(path))
+                progress.update(data_sizes([path]), 1)
         elif _is_case_file(path):
             case_paths.append(path)
         else:
             report.skipped_files.append(str(path))
+            if progress is not None:
+                progress.update(data_sizes([path]))
     report.transitions = len(transitions)
     _score_transitions(report, transitions, list(evaluators))
     report.session_segmentation = _session_segmentation(analyses)
     if with_dialogues and case_paths:
         report.case_files = [str(p) for p in case_paths]
         cases = (item for p in case_paths for item in read_cases(p))
-        report.dialogues = score_chains(chains_from_cases(cases), evaluators,
-                                        JACCARD_THRESHOLD, {"held-out": held_out})
+        chains = chains_from_cases(cases)
+        report.dialogues = score_chains(chains, evaluators, JACCARD_THRESHOLD,
+                                        {"held-out": held_out},
+                                        on_chain=_chain_progress(progress, chains, case_paths))
+    elif progress is not None:
+        progress.update(data_sizes(case_paths))  # not read: done
     report.elapsed_s = time.perf_counter() - started
     return report
 

@@ -1,0 +1,72 @@
+"""A session turned into the OpenAI Chat request a client would send at a
+turn (``turnsignal.sessions.chat_request_at``), on small synthetic logs."""
+
+from __future__ import annotations
+
+import pytest
+
+from support.claude_sessions import SessionWriter, text, thinking, tool_use
+from turnsignal import TopicContinuity, wire
+from turnsignal.sessions import chat_request_at, read_claude_code_lines
+
+
+def interrupted_session() -> SessionWriter:
+    """One response split over four records, one of its calls never answered
+    (the user interrupted it), then a typed follow-up."""
+    w = SessionWriter()
+    w.user("Fix the flaky retry test in tests/test_retry.py")
+    w.assistant(thinking("plan"), message_id="m1")
+    w.assistant(text("Reading the test."), message_id="m1")
+    w.assistant(tool_use("c1", "Read", file_path="/repo/tests/test_retry.py"), message_id="m1")
+    w.assistant(tool_use("c2", "Bash", command="pytest"), message_id="m1")
+    w.result("c1", "def test_retry(): ...")
+    w.assistant(text("The sleep is too short; I raised it."), message_id="m2")
+    w.user("Thanks. Now bump the version in pyproject.toml")
+    w.assistant(text("Bumped to 1.2.0."), message_id="m3")
+    return w
+
+
+def session():
+    return read_claude_code_lines(interrupted_session().jsonl().splitlines(), source="test")
+
+
+def test_the_request_at_a_typed_turn_is_paired_and_merged() -> None:
+    s = session()
+    turn = s.human_turns()[-1]
+    request = chat_request_at(s, turn)
+    assert request["messages"] == [
+        {"role": "user", "content": "Fix the flaky retry test in tests/test_retry.py"},
+        {"role": "assistant", "content": "Reading the test.",
+         "tool_calls": [{"id": "c1", "type": "function",
+                         "function": {"name": "Read",
+                                      "arguments": '{"file_path":"/repo/tests/test_retry.py"}'}}]},
+        {"role": "tool", "tool_call_id": "c1", "content": "def test_retry(): ..."},
+        {"role": "assistant", "content": "The sleep is too short; I raised it."},
+        {"role": "user", "content": "Thanks. Now bump the version in pyproject.toml"},
+    ]
+
+
+def test_nothing_after_the_turn_is_read_and_a_system_text_leads() -> None:
+    s = session()
+    request = chat_request_at(s, s.human_turns()[0], model="m", system="Be brief.")
+    assert request == {"model": "m", "messages": [
+        {"role": "system", "content": "Be brief."},
+        {"role": "user", "content": "Fix the flaky retry test in tests/test_retry.py"}]}
+
+
+@pytest.mark.parametrize("turn", [-1, 99, "3", True, None])
+def test_a_turn_outside_the_session_is_an_index_error(turn) -> None:
+    with pytest.raises(IndexError, match="not a message index"):
+        chat_request_at(session(), turn)
+
+
+def test_every_turn_gives_a_request_a_provider_accepts(implementation: str) -> None:
+    s = session()
+    signal = TopicContinuity(implementation=implementation)
+    for turn in range(len(s.messages)):
+        request = chat_request_at(s, turn)
+        wire.decode(request, format="openai")  # a WireFormatError would fail the test
+        calls = [c["id"] for m in request["messages"] for c in m.get("tool_calls", [])]
+        answers = [m["tool_call_id"] for m in request["messages"] if m["role"] == "tool"]
+        assert calls == answers
+        assert signal.evaluate(request)[0].reason != "unknown_internal_error"
