@@ -20,7 +20,12 @@ from turnsignal.topic_continuity.classify.lexical2 import (
 from turnsignal.topic_continuity.classify.lexical2 import (
     new_request as lexical2_new_request,
 )
-from turnsignal.topic_continuity.classify.rows import Decision, not_full, overlap_confidence
+from turnsignal.topic_continuity.classify.rows import (
+    Decision,
+    head_rows,
+    not_full,
+    overlap_confidence,
+)
 from turnsignal.topic_continuity.result import (
     ZERO_FEATURES,
     Class,
@@ -33,7 +38,7 @@ from turnsignal.topic_continuity.result import (
     group_result,
     shared_parts_valid,
 )
-from turnsignal.topic_continuity.walk import LIVE_TOOL, Extraction, Hybrid1Cues
+from turnsignal.topic_continuity.walk import Extraction, Hybrid1Cues
 
 __all__ = ["HYBRID1_EVIDENCE_LEVEL", "Hybrid1Classifier", "new_request", "new_task"]
 
@@ -84,24 +89,15 @@ def public_cues(cues: Hybrid1Cues, f: Features) -> Mapping[str, Any]:
     })
 
 
-def _head(f: Features, cues: Hybrid1Cues, live_kind: Optional[str],
-          opaque_only: bool) -> Optional[Decision]:
-    """Rows 1–6: no threshold nor evidence level changes them. An explicit
-    marker decides with any coverage: its evidence is in the live turn."""
-    if live_kind == LIVE_TOOL:
-        return _CONTINUATION, Reason.TOOL_EXCHANGE, 1.0
-    if opaque_only:
-        return _UNKNOWN, Reason.OPAQUE_ONLY, 0.0
-    if f.change_marker:
-        if (f.strong_reference or f.max_entity_score >= 0.5
-                or cues.recent_overlap >= _hyb.RESEND_OVERLAP):
-            return _UNKNOWN, Reason.CONFLICTING, 0.0
-        return _change(Reason.EXPLICIT_MARKER)
-    if f.strong_reference:
-        return _CONTINUATION, Reason.REFERENCE, 0.8
-    if f.acknowledgement:
-        return _CONTINUATION, Reason.ACKNOWLEDGEMENT, 0.5
-    return None
+def _marker_row(f: Features, cues: Hybrid1Cues) -> Optional[Decision]:
+    """Rows 3–4. An explicit marker decides with any coverage: its evidence
+    is in the live turn."""
+    if not f.change_marker:
+        return None
+    if (f.strong_reference or f.max_entity_score >= 0.5
+            or cues.recent_overlap >= _hyb.RESEND_OVERLAP):
+        return _UNKNOWN, Reason.CONFLICTING, 0.0
+    return _change(Reason.EXPLICIT_MARKER)
 
 
 def _needs_window(found: bool, reason: Reason, coverage: Coverage) -> Optional[Decision]:
@@ -130,7 +126,7 @@ class Hybrid1Classifier:
             f, cues = ZERO_FEATURES, _NO_CUES
             self.head: Optional[Decision] = (_UNKNOWN, status or Reason.INTERNAL_ERROR, 0.0)
         else:
-            self.head = _head(f, cues, live_kind, opaque_only)
+            self.head = head_rows(f, live_kind, opaque_only, _marker_row(f, cues))
         if self.head is None:
             self.new_request = _needs_window(new_request(cues), Reason.NEW_REQUEST, coverage)
             self.middle: Optional[Decision] = None
