@@ -358,8 +358,10 @@ pub fn hybrid1_prior_turn(
         |w| {
             let (scores, (definite, overlap, act)) = lexical2_scored(live, w, newest);
             let pooled = crate::hybrid1::pool_segments(&table, &w.segments);
-            let last = match w.segments.last() {
-                Some(text) if newest => Some(crate::vectors::pool(&table, text)),
+            let last = match w.segments.as_slice() {
+                // One segment: it is the whole turn, already pooled.
+                [_] if newest => Some(pooled.clone()),
+                [.., text] if newest => Some(crate::vectors::pool(&table, text)),
                 _ => None,
             };
             (scores, (definite, overlap, act, pooled, last))

@@ -72,7 +72,8 @@ def new_task(f: Features, cues: Hybrid1Cues) -> bool:
             and not cues.lead_dependent)
 
 
-def public_cues(cues: Hybrid1Cues, f: Features) -> Mapping[str, Any]:
+def public_cues(cues: Hybrid1Cues, is_new_request: bool,
+                is_new_task: bool) -> Mapping[str, Any]:
     """The result's ``cues``: which evidence the verdict used (numbers only)."""
     return MappingProxyType({
         "similarity_newest": cues.similarity_newest,
@@ -81,8 +82,8 @@ def public_cues(cues: Hybrid1Cues, f: Features) -> Mapping[str, Any]:
         "semantic": cues.semantic,
         "recent_act": cues.act,
         "recent_overlap": cues.recent_overlap,
-        "new_request": new_request(cues),
-        "new_task": new_task(f, cues),
+        "new_request": is_new_request,
+        "new_task": is_new_task,
         "additive": cues.additive,
         "lead_dependent": cues.lead_dependent,
         "live_entities": cues.live_entities,
@@ -127,8 +128,9 @@ class Hybrid1Classifier:
             self.head: Optional[Decision] = (_UNKNOWN, status or Reason.INTERNAL_ERROR, 0.0)
         else:
             self.head = head_rows(f, live_kind, opaque_only, _marker_row(f, cues))
+        is_new_request, is_new_task = new_request(cues), new_task(f, cues)
         if self.head is None:
-            self.new_request = _needs_window(new_request(cues), Reason.NEW_REQUEST, coverage)
+            self.new_request = _needs_window(is_new_request, Reason.NEW_REQUEST, coverage)
             self.middle: Optional[Decision] = None
             if answer(cues):  # type: ignore[arg-type]
                 self.middle = _CONTINUATION, Reason.ANSWER, _lex.ANSWER_CONFIDENCE
@@ -138,12 +140,12 @@ class Hybrid1Classifier:
             self.entity_wins = f.entity_score >= f.lexical_score
             self.recent_overlap = cues.recent_overlap >= _lex.RECENT_OVERLAP
             self.marker_ambiguous = f.marker_ambiguous
-            self.new_task = _needs_window(new_task(f, cues), Reason.NEW_TASK, coverage)
+            self.new_task = _needs_window(is_new_task, Reason.NEW_TASK, coverage)
             self.disjoint = self_contained_question(f, cues)  # type: ignore[arg-type]
             last = cues.similarity_last
             self.low_similarity = last is not None and last < _hyb.LOW_SIMILARITY
         self.features = f
-        self.public = public_cues(cues, f)
+        self.public = public_cues(cues, is_new_request, is_new_task)
         self.shared_valid = (shared_parts_valid(coverage, scope, f, HYBRID1, numbers_only)
                              and cues_valid(self.public, numbers_only))
 
