@@ -4,8 +4,8 @@ noisy VM. Wall-clock figures stay with ``report.py`` and pytest-benchmark;
 this is their noise-free companion, not a replacement (instructions are not
 time: cache misses and allocation are not weighed).
 
-    python benches/instructions.py [--implementation native] [--evaluator lexical.1]
-                                   [--only KEY ...]
+    python benches/instructions.py [--implementation native]
+                                   [--evaluator lexical.1|lexical.2|hybrid.1] [--only KEY ...]
 
 Each workload runs twice under callgrind in a fresh interpreter, once with
 no measured evaluation and once with ``repeats`` of them (after the same
@@ -114,7 +114,8 @@ def per_evaluation(key: str, implementation: str, repeats: int,
 def main(argv: Optional[List[str]] = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--implementation", default="native", choices=("native", "python"))
-    parser.add_argument("--evaluator", default="lexical.1", choices=("lexical.1", "lexical.2"))
+    parser.add_argument("--evaluator", default="lexical.1",
+                        choices=("lexical.1", "lexical.2", "hybrid.1"))
     parser.add_argument("--only", nargs="*", help="workload keys (default: all)")
     args = parser.parse_args(argv)
     if shutil.which("valgrind") is None:

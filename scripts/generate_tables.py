@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Dict, Optional
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import render_calibration
 import render_lexicons
 import render_wordpiece
 
@@ -91,6 +92,7 @@ def expected_outputs(root: Path, spec_path: Path) -> Dict[Path, str]:
     spec = json.loads(spec_path.read_text(encoding="utf-8"))
     outputs = {root / PYTHON_OUT: render_python(spec), root / RUST_OUT: render_rust(spec)}
     outputs.update(render_lexicons.outputs(root))
+    outputs.update(render_calibration.outputs(root))
     outputs.update(render_wordpiece.outputs(root, spec))
     return outputs
 

@@ -42,21 +42,27 @@ def load(path: Path) -> Dict[str, Any]:
 
 
 def _resolve_extends(data: Dict[str, Any], name: str, section: Dict[str, Any]) -> None:
-    """``list = { extends = "section.list", add = [...] }``: the other list's
-    items, then ``add`` (so a list that grows another is written once)."""
+    """``list = { extends = "section.list", add = [...], remove = [...] }``:
+    the other list's items without ``remove`` (each must be one of them),
+    then ``add`` (so a list that grows or trims another is written once)."""
     for list_name, value in section.get("lists", {}).items():
         if not isinstance(value, dict):
             continue
         base = value.get("extends")
         where = f"[{name}.lists] {list_name}"
-        if set(value) - {"extends", "add"} or not isinstance(base, str) or "." not in base:
+        if (set(value) - {"extends", "add", "remove"} or not isinstance(base, str)
+                or "." not in base):
             raise LexiconError(f"{where} must be a list or {{extends = \"section.list\", "
-                               "add = [...]}")
+                               "add = [...], remove = [...]}")
         other, other_list = base.split(".", 1)
         items = data.get(other, {}).get("lists", {}).get(other_list)
         if not isinstance(items, list):
             raise LexiconError(f"{where} extends {base}, which is not a list")
-        section["lists"][list_name] = [*items, *value.get("add", [])]
+        removed = value.get("remove", [])
+        if not isinstance(removed, list) or not set(removed) <= set(items):
+            raise LexiconError(f"{where} removes an item {base} does not hold")
+        kept = [item for item in items if item not in removed]
+        section["lists"][list_name] = [*kept, *value.get("add", [])]
 
 
 def _check_section(name: str, section: Any) -> None:

@@ -33,7 +33,9 @@ from turnsignal.model import Conversation, Message
 from turnsignal.router import Router, RouterEvaluation
 from turnsignal.topic_continuity import (
     EVALUATOR_VERSION,
+    RESET_RULE,
     SCHEMA_VERSION,
+    SEGMENT_RULE,
     Class,
     Coverage,
     Features,
@@ -52,7 +54,9 @@ if TYPE_CHECKING:  # imported on first use (see __getattr__): keeps `import turn
 __all__ = [
     "EVALUATOR_VERSION",
     "IMPLEMENTATION",
+    "RESET_RULE",
     "SCHEMA_VERSION",
+    "SEGMENT_RULE",
     "Class",
     "ConfigError",
     "ConfigIssue",

@@ -33,7 +33,8 @@ import warnings
 from types import ModuleType
 from typing import Any, Optional, Tuple
 
-__all__ = ["ENV_VAR", "default_module", "load", "native_available", "numbers_only", "vector_table"]
+__all__ = ["ENV_VAR", "default_module", "load", "module_vector_table", "native_available",
+           "numbers_only", "vector_table"]
 
 ENV_VAR = "TURNSIGNAL_IMPLEMENTATION"
 
@@ -98,6 +99,15 @@ def vector_table(name: str | None = None) -> Any:
     implementation, module = load(name)
     from turnsignal import _vector_data
 
+    return _vector_data.table(implementation, module.VectorTable)
+
+
+def module_vector_table(module: ModuleType) -> Any:
+    """The static word-vector table of the implementation ``module``
+    (``turnsignal._native`` or ``turnsignal._reference``), as ``vector_table``."""
+    from turnsignal import _vector_data
+
+    implementation = "python" if module.__name__ == "turnsignal._reference" else "native"
     return _vector_data.table(implementation, module.VectorTable)
 
 

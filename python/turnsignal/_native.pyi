@@ -28,6 +28,10 @@ __all__ = [
     "definite_heads",
     "entities",
     "evaluation_doc",
+    "hybrid1_live_cues",
+    "hybrid1_live_turn",
+    "hybrid1_phrase_flags",
+    "hybrid1_prior_turn",
     "lexical2_analyze_live",
     "lexical2_live_turn",
     "lexical2_phrase_flags",
@@ -222,6 +226,28 @@ def lexical2_live_turn(doc: Doc, start: int, max_turn_bytes: int) -> Tuple[Any, 
     ``extra`` the cues (lead, request, addition, polar, pronoun, dependency,
     question) and the number of content terms."""
 
+def hybrid1_live_turn(table: VectorTable, doc: Doc, start: int,
+                      max_turn_bytes: int) -> Tuple[Any, ...]:
+    """The live turn as hybrid.1 reads it: a ``LiveTurnResult`` (the analysis
+    a ``Lexical2LiveTurn`` read with hybrid.1's lexicons), ``extra``
+    lexical.2's, then (additive, lead_dependent, live entity count) and the ``PooledText`` of
+    the live segments joined by a newline."""
+
+def hybrid1_prior_turn(
+    table: VectorTable,
+    doc: Doc,
+    live: Lexical2LiveTurn,
+    start: int,
+    end: int,
+    max_turn_bytes: int,
+    include_assistant: bool,
+    budget: int,
+) -> Tuple[int, int, bool, bool, bool, float, float, bool,
+           Tuple[bool, float, int, Optional[PooledText], Optional[PooledText]]]:
+    """One prior turn as hybrid.1 reads it: lexical.2's ``extra``, then the
+    ``PooledText`` of the turn's segments and, for the newest prior turn,
+    that of its last segment (None otherwise; both None when not read)."""
+
 def lexical2_prior_turn(
     doc: Doc,
     live: Lexical2LiveTurn,
@@ -287,6 +313,12 @@ def stem(word: str) -> str:
 def lexical2_phrase_flags(segments: Sequence[str]) -> Tuple[bool, bool, bool, bool, bool]:
     """The phrase flags of §3.2."""
 
+def hybrid1_phrase_flags(segments: Sequence[str]) -> Tuple[bool, bool, bool, bool, bool]:
+    """The phrase flags with hybrid.1's change markers (docs/hybrid1.md §3)."""
+
+def hybrid1_live_cues(segments: Sequence[str]) -> Tuple[bool, bool]:
+    """hybrid.1's own live cues: (additive, lead_dependent)."""
+
 def live_cues(segments: Sequence[str]) -> Tuple[int, int, bool, bool, bool, bool, bool]:
     """The cues of §3.3 (as ``Lexical2LiveTurn.cues``)."""
 
@@ -318,6 +350,15 @@ class PooledText:
     @property
     def spelled(self) -> int:
         """Known tokens of one character other than punctuation."""
+    @property
+    def words(self) -> int:
+        """Words read that are not punctuation nor ASCII digits only."""
+    @property
+    def whole(self) -> int:
+        """Of those words, the ones the vocabulary knows as one token."""
+    @property
+    def whole_share(self) -> float:
+        """whole / words (0.0 when no word was read)."""
     @property
     def total(self) -> int: ...
     @property

@@ -12,6 +12,7 @@ pub mod charclass;
 pub mod entities;
 pub mod evidence;
 pub mod fused;
+pub mod hybrid1;
 #[rustfmt::skip]
 pub mod lexicon;
 pub mod lexical2;

@@ -22,6 +22,7 @@ pub const IS_POLAR: u16 = 32;
 pub const IS_PRONOUN: u16 = 64;
 pub const IS_DEFINITE_DETERMINER: u16 = 128;
 pub const IS_DEPENDENCY: u16 = 256;
+pub const IS_LEAD_DEPENDENCY: u16 = 512;
 
 /// A lexicon of phrases, indexed by the id of their first word.
 #[derive(Default)]
@@ -37,6 +38,8 @@ pub struct LexiconSource {
     pub change: &'static [&'static str],
     pub closure: &'static [&'static str],
     pub request: &'static [&'static str],
+    /// hybrid.1's additive phrases (empty for the lexical evaluators).
+    pub additive: &'static [&'static str],
     /// Single-token lists and the flag each sets.
     pub flagged: Vec<(&'static [&'static str], u16)>,
     pub weak_window: usize,
@@ -47,6 +50,8 @@ pub struct LexiconSource {
     pub reference_substring: &'static [&'static str],
     pub negation_substring: &'static [&'static str],
     pub negation_substring_lookback: usize,
+    /// hybrid.1's lead window (0: the evaluator reads no hybrid.1 cue).
+    pub lead_window: usize,
 }
 
 /// The indexed lexicons of one evaluator.
@@ -64,6 +69,7 @@ pub struct Lexicons {
     pub change: Lexicon,
     pub closure: Lexicon,
     pub request: Lexicon,
+    pub additive: Lexicon,
     pub weak_window: usize,
     pub change_window: usize,
     pub negation_lookback: usize,
@@ -72,6 +78,7 @@ pub struct Lexicons {
     pub reference_substring: &'static [&'static str],
     pub negation_substring: &'static [&'static str],
     pub negation_substring_lookback: usize,
+    pub lead_window: usize,
 }
 
 impl Lexicons {
@@ -82,6 +89,7 @@ impl Lexicons {
             src.change,
             src.closure,
             src.request,
+            src.additive,
         ];
         let mut words = StrSet::new();
         for list in phrase_lists
@@ -133,6 +141,7 @@ impl Lexicons {
             change: lex(src.change),
             closure: lex(src.closure),
             request: lex(src.request),
+            additive: lex(src.additive),
             len_by_first,
             single,
             flags,
@@ -144,6 +153,7 @@ impl Lexicons {
             reference_substring: src.reference_substring,
             negation_substring: src.negation_substring,
             negation_substring_lookback: src.negation_substring_lookback,
+            lead_window: src.lead_window,
             words,
         }
     }

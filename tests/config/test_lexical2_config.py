@@ -55,11 +55,12 @@ def test_every_problem_with_its_path() -> None:
         {"name": "e", "evaluator": "Lexical.2", "change_evidence": "disjoint"},
         {"name": "f", "evaluator": "lexical.2", "change_evidence": ["request"]},
     ]) == [
-        f'{P}[0]: evaluator must be one of "lexical.1", "lexical.2", got "lexical.3"',
+        f'{P}[0]: evaluator must be one of "lexical.1", "lexical.2", "hybrid.1", got "lexical.3"',
         f"{P}[1]: evaluator must be a string, got integer",
         f"{P}[2]: change_evidence is only valid with evaluator: lexical.2",
-        f'{P}[3]: change_evidence must be one of "explicit", "request", "disjoint", got "always"',
-        f'{P}[4]: evaluator must be one of "lexical.1", "lexical.2", got "Lexical.2"',
+        f'{P}[3]: change_evidence must be one of "explicit", "request", "disjoint", '
+        '"similarity", got "always"',
+        f'{P}[4]: evaluator must be one of "lexical.1", "lexical.2", "hybrid.1", got "Lexical.2"',
         f"{P}[5]: change_evidence must be a string, got list",
     ]
 
@@ -67,7 +68,7 @@ def test_every_problem_with_its_path() -> None:
 def test_reported_beside_other_structure_problems() -> None:
     assert issues_of([{"name": "a", "evaluator": "x", "tresholds": {}}]) == [
         f'{P}[0]: unknown key "tresholds"; did you mean "thresholds"?',
-        f'{P}[0]: evaluator must be one of "lexical.1", "lexical.2", got "x"',
+        f'{P}[0]: evaluator must be one of "lexical.1", "lexical.2", "hybrid.1", got "x"',
     ]
 
 
@@ -79,7 +80,7 @@ def test_the_constructor_validates_too() -> None:
     raw = TopicContinuityRule.unchecked(name="x", evaluator="nope")
     assert not raw.is_valid()
     assert issues_of([raw]) == [
-        f'{P}[0]: evaluator must be one of "lexical.1", "lexical.2", got "nope"']
+        f'{P}[0]: evaluator must be one of "lexical.1", "lexical.2", "hybrid.1", got "nope"']
 
 
 def test_from_a_yaml_file(tmp_path: Path, implementation: str) -> None:

@@ -21,7 +21,14 @@ from hypothesis import HealthCheck, example, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from support.environment import IN_CI, LazyHotpath, load_hotpath  # noqa: E402
-from support.strategies import LEXICAL2_WORDS  # noqa: E402
+from support.strategies import (  # noqa: E402
+    LEXICAL2_WORDS,
+    any_text,
+    lexical2_dialogue,
+    lexical2_piece,
+    lexical2_segments,
+    lexical2_text,
+)
 from turnsignal import TopicContinuity  # noqa: E402
 
 # Loaded inside each test, never at import (the suite must collect without
@@ -34,26 +41,9 @@ differential = settings(max_examples=EXAMPLES, deadline=None,
                         suppress_health_check=[HealthCheck.too_slow,
                                                HealthCheck.data_too_large])
 
-EXTRA = [
-    "I", "i'm", "I 'm", "also", "Also", "ALSO", "a", "an", "the", "The", "restaurant", "train",
-    "hotel", "postcode", "it", "It's", "they’re", "that", "there", "Booking", "bookings",
-    "retirement", "retire", "studies", "Running", "classes", "cats", "don't", "not", "不",
-    "不是", "这不是", "没有", "我有一个", "아니", "안", "İ", "\u212a", "ß", "東京", "東京Tower",
-    "'quoted'", "`code`", "\"double\"", "“smart”", "```", "?", "？", "!", ".", "。", "！",
-    "\u3000", "\u00a0", "\n", ",", " ", "  ", "anything else?", "Is there anything else?",
-]
-SEPARATORS = [" ", " ", " ", "", ", ", ". ", "? ", "。", "\n", "'", "`", "\"", "？", "\u3000"]
-piece = st.one_of(st.sampled_from(LEXICAL2_WORDS), st.sampled_from(EXTRA),
-                  st.text(alphabet="abcxyzAB01_'’ ", min_size=1, max_size=6))
-text = st.lists(st.tuples(piece, st.sampled_from(SEPARATORS)), max_size=20).map(
-    lambda parts: "".join(p + s for p, s in parts))
-any_text = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)),
-                   max_size=40)
-segments = st.lists(st.one_of(text, text, text, any_text), max_size=3)
-
 
 @differential
-@given(st.one_of(st.sampled_from(LEXICAL2_WORDS), piece, any_text))
+@given(st.one_of(st.sampled_from(LEXICAL2_WORDS), lexical2_piece, any_text))
 @example("studies")
 @example("running")
 @example("ünïcode")
@@ -63,7 +53,7 @@ def test_stem(word: str) -> None:
 
 
 @differential
-@given(segments)
+@given(lexical2_segments)
 @example(["I also need a train to Cambridge on Friday ."])
 @example(["Thank you . I 'm also looking for the Acorn guesthouse"])
 @example(["Do they have free parking ? I also need to find a cinema"])
@@ -74,14 +64,14 @@ def test_live_cues(segs: List[str]) -> None:
 
 
 @differential
-@given(segments)
+@given(lexical2_segments)
 def test_content_terms_and_definite_heads(segs: List[str]) -> None:
     assert native.content_terms(segs) == reference.content_terms(segs)
     assert native.definite_heads(segs) == reference.definite_heads(segs)
 
 
 @differential
-@given(segments)
+@given(lexical2_segments)
 @example(["我有一个新问题：天气怎么样"])
 @example(["这不是新问题"])
 @example(["'新问题' ok", "新问题"])
@@ -93,7 +83,7 @@ def test_phrase_flags2(segs: List[str]) -> None:
 
 
 @differential
-@given(text)
+@given(lexical2_text)
 @example("The postcode is cb21ab. Is there anything else I can help you with?")
 @example("Booking was successful. Reference number is : X1 .   ")
 @example("Would you like me to book it ?\u3000")
@@ -107,8 +97,8 @@ def test_recent_act(value: str) -> None:
 
 
 @differential
-@given(segments, segments, st.one_of(st.none(), text), st.lists(st.sampled_from(
-    ["get_weather", "İndex", ""]), max_size=2))
+@given(lexical2_segments, lexical2_segments, st.one_of(st.none(), lexical2_text),
+       st.lists(st.sampled_from(["get_weather", "İndex", ""]), max_size=2))
 def test_live_prior_and_recent(live: List[str], prior: List[str], last: Optional[str],
                                tools: List[str]) -> None:
     n_live, r_live = native.lexical2_analyze_live(live), reference.lexical2_analyze_live(live)
@@ -138,24 +128,6 @@ def test_a_turn_scored_against_itself_finds_its_definite_heads() -> None:
 
 # -- whole evaluations on conversations shaped like task dialogues ------------
 
-ASSISTANT_ENDINGS = ["Is there anything else I can help you with?", "Would you like to book it?",
-                     "The reference number is X1.", "Anything else today ?", "有什么别的吗？",
-                     "Here is the code: `x = 1`.", ""]
-
-
-@st.composite
-def dialogue(draw: Any) -> List[Dict[str, Any]]:
-    turns = draw(st.integers(1, 4))
-    messages: List[Dict[str, Any]] = []
-    for _ in range(turns):
-        messages.append({"role": "user", "content": draw(text) or "hello"})
-        reply = draw(text) + " " + draw(st.sampled_from(ASSISTANT_ENDINGS))
-        if draw(st.booleans()):
-            messages.append({"role": "assistant", "content": reply})
-    messages.append({"role": "user", "content": draw(text)})
-    return messages
-
-
 RULES = [
     {"name": "l1"},
     {"name": "l2", "evaluator": "lexical.2"},
@@ -166,6 +138,8 @@ RULES = [
      "include_assistant": False,
      "limits": {"max_prior_turns": 1, "max_turn_bytes": 256, "max_input_bytes": 1024}},
 ]
+
+
 @functools.cache
 def signal(implementation: str) -> TopicContinuity:
     load_hotpath(implementation)  # skips (outside CI) or fails (in CI) without the extension
@@ -173,7 +147,7 @@ def signal(implementation: str) -> TopicContinuity:
 
 
 @differential
-@given(dialogue())
+@given(lexical2_dialogue())
 def test_whole_evaluations_agree(messages: List[Dict[str, Any]]) -> None:
     request = {"messages": messages}
     n = signal("native").evaluate(request, "openai").to_dict()

@@ -44,6 +44,9 @@ def checkout(tmp_path: Path) -> Path:
     """A copy of the data file and of every generated file, as a checkout."""
     generated = [ROOT / "python" / "turnsignal" / "_tables.py", ROOT / "rust" / "src" / "tables.rs",
                  ROOT / "data" / "lexicons.toml", *_renderer().outputs(ROOT),
+                 # hybrid.1's calibrated confidences (scripts/render_calibration.py)
+                 ROOT / "data" / "reset_calibration.toml",
+                 ROOT / "python" / "turnsignal" / "_lexicons" / "reset_calibration.py",
                  # the static vectors' tokenizer tables (scripts/render_wordpiece.py)
                  ROOT / "data" / "wordpiece.toml", ROOT / "data" / "wordpiece_unicode.json",
                  ROOT / "rust" / "src" / "vectors" / "wordpiece_tables.rs",
@@ -157,6 +160,38 @@ def test_a_list_extending_another_follows_it(checkout: Path) -> None:
     assert "stale: python/turnsignal/_lexicons/lexical2.py" in result.stderr
     assert "stale: rust/src/lexical2/lexicon.rs" in result.stderr
     assert set(lexical1.STOPWORDS) < set(lexical2.STOPWORDS)
+
+
+def test_a_list_may_remove_items_of_the_one_it_extends(checkout: Path) -> None:
+    """hybrid.1's change markers are lexical.2's without "something else":
+    the base list grows into the derived one, the removed item stays out."""
+    from turnsignal._lexicons import hybrid1
+
+    assert "something else" in lexical2.CHANGE_MARKER
+    assert "something else" not in hybrid1.CHANGE_MARKER
+    assert set(lexical2.CHANGE_MARKER) - {"something else"} < set(hybrid1.CHANGE_MARKER)
+    _edit(checkout / "data" / "lexicons.toml", '"another question", ',
+          '"another question", "one more thing", ')
+    result = _check(checkout)
+    assert "stale: python/turnsignal/_lexicons/hybrid1.py" in result.stderr
+    assert "stale: rust/src/hybrid1/lexicon.rs" in result.stderr
+
+
+def test_removing_an_item_the_base_list_lacks_is_a_clear_error(checkout: Path) -> None:
+    _edit(checkout / "data" / "lexicons.toml", 'remove = ["something else"]',
+          'remove = ["something other"]')
+    result = _check(checkout)
+    assert result.returncode == 2 and "removes an item lexical2.change_marker" in result.stderr
+
+
+def test_editing_the_rendered_calibration_alone_is_caught(checkout: Path) -> None:
+    path = checkout / "python" / "turnsignal" / "_lexicons" / "reset_calibration.py"
+    text = path.read_text(encoding="utf-8")
+    _edit(path, '"change_new_task": (', '"change_new_task": (1 + ')
+    assert text != path.read_text(encoding="utf-8")
+    result = _check(checkout)
+    assert result.returncode == 1
+    assert "stale: python/turnsignal/_lexicons/reset_calibration.py" in result.stderr
 
 
 def test_extending_a_missing_list_is_a_clear_error(checkout: Path) -> None:

@@ -213,13 +213,31 @@ def test_import_reads_no_table() -> None:
     assert done.stdout.strip() == "ok", done.stderr
 
 
+def test_words_and_the_words_known_whole(table: Any) -> None:
+    """hybrid.1's whole-word share (docs/hybrid1.md §3.5): punctuation and
+    ASCII-digit words are not words; a word is whole when the vocabulary
+    knows it as one token (the tokens say which)."""
+    value = table.pool("The cat sat, 42 times!")
+    assert table.tokens("The cat sat, 42 times!") == ["the", "cat", "sat", ",", "42", "times",
+                                                      "!"]
+    assert (value.words, value.whole, value.whole_share) == (4, 4, 1.0)
+    cut = table.pool("Zzyzxq cat")
+    assert len(table.tokens("Zzyzxq")) > 1  # cut into pieces: not whole
+    assert (cut.words, cut.whole, cut.whole_share) == (2, 1, 0.5)
+    assert (table.pool("42 ...").words, table.pool("").whole_share) == (0, 0.0)
+    both = value.merged(cut)
+    assert (both.words, both.whole) == (6, 5)
+
+
 def test_nothing_but_numbers_leave_a_pooled_value(table: Any) -> None:
     value = table.pool("secret project falcon")
     assert "falcon" not in repr(value) and "secret" not in repr(value)
     public = [name for name in dir(value) if not name.startswith("_")]
     assert set(public) == {"known", "unknown", "spelled", "total", "known_share",
-                           "word_share", "sums", "similarity", "merged"}
-    for name in ("known", "unknown", "spelled", "total", "known_share", "word_share"):
+                           "word_share", "words", "whole", "whole_share", "sums", "similarity",
+                           "merged"}
+    for name in ("known", "unknown", "spelled", "total", "known_share", "word_share", "words",
+                 "whole", "whole_share"):
         assert isinstance(getattr(value, name), (int, float))
     similarity = value.similarity(table.pool("falcon"))
     assert isinstance(similarity, float) and math.isfinite(similarity)

@@ -92,6 +92,8 @@ def _same(native: Any, reference: Any, text: str) -> Any:
     assert a.sums() == b.sums()
     assert a.known_share.hex() == b.known_share.hex()
     assert a.word_share.hex() == b.word_share.hex()
+    assert (a.words, a.whole) == (b.words, b.whole)
+    assert a.whole_share.hex() == b.whole_share.hex()
     return a, b
 
 

@@ -13,7 +13,10 @@ from typing import Any, List, Tuple
 import pytest
 
 from support.environment import load_hotpath
+from turnsignal._hotpath import module_vector_table
 from turnsignal._reference.turns import (
+    Hybrid1LiveExtra,
+    Hybrid1PriorExtra,
     Lexical2LiveExtra,
     Lexical2PriorExtra,
     LiveTurnResult,
@@ -33,7 +36,9 @@ MESSAGES = [
 #: None: the evaluator has no extra).
 CALLS = [("live_turn", "prior_turn", None, None),
          ("lexical2_live_turn", "lexical2_prior_turn", len(Lexical2LiveExtra._fields),
-          len(Lexical2PriorExtra._fields))]
+          len(Lexical2PriorExtra._fields)),
+         ("hybrid1_live_turn", "hybrid1_prior_turn", len(Hybrid1LiveExtra._fields),
+          len(Hybrid1PriorExtra._fields))]
 
 
 def _results(hotpath: ModuleType, live_call: str, prior_call: str,
@@ -41,10 +46,22 @@ def _results(hotpath: ModuleType, live_call: str, prior_call: str,
     doc = hotpath.messages_doc([message_from_dict(
         {"role": role, "content": [{"type": "text", "text": text}]}) for role, text in MESSAGES])
     starts = doc.layout[2]
-    live = getattr(hotpath, live_call)(doc, starts[-1], 4096)
-    priors = [getattr(hotpath, prior_call)(doc, live[0], start, end, 4096, True, budget)
+    # hybrid.1's calls take the implementation's static vector table first.
+    table = (module_vector_table(hotpath),) if live_call.startswith("hybrid1") else ()
+    live = getattr(hotpath, live_call)(*table, doc, starts[-1], 4096)
+    priors = [getattr(hotpath, prior_call)(*table, doc, live[0], start, end, 4096, True, budget)
               for start, end in zip(starts[-2::-1], starts[:0:-1])]
     return live, priors
+
+
+def _plain(value: Any) -> Any:
+    """Pooled values (each implementation its own type) as their numbers."""
+    if hasattr(value, "sums"):
+        return (value.sums(), value.known, value.unknown, value.spelled, value.words,
+                value.whole)
+    if isinstance(value, tuple):
+        return tuple(_plain(item) for item in value)
+    return value
 
 
 @pytest.mark.parametrize("live_call, prior_call, live_extra, prior_extra", CALLS)
@@ -73,8 +90,26 @@ def test_both_implementations_fill_them_alike(live_call: str, prior_call: str, l
                                               prior_extra: Any, budget: int) -> None:
     native = _results(load_hotpath("native"), live_call, prior_call, budget)
     reference = _results(load_hotpath("python"), live_call, prior_call, budget)
-    assert native[0][1:] == tuple(reference[0][1:])  # the analysis objects differ by type
-    assert [tuple(p) for p in native[1]] == [tuple(p) for p in reference[1]]
+    # the analysis objects differ by type
+    assert _plain(native[0][1:]) == _plain(tuple(reference[0][1:]))
+    assert [_plain(tuple(p)) for p in native[1]] == [_plain(tuple(p)) for p in reference[1]]
+
+
+def test_hybrid1_pools_every_read_turn_and_the_last_message_of_the_newest() -> None:
+    """hybrid.1's prior extras: every read turn has its pooled value; only the
+    newest has the pooled value of its last segment (the assistant's whole
+    message here: its known tokens), and an unread turn has neither."""
+    for name in ("native", "python"):
+        hotpath = load_hotpath(name)
+        live, priors = _results(hotpath, "hybrid1_live_turn", "hybrid1_prior_turn", 1 << 20)
+        assert live[-1].pooled.known > 0 if name == "python" else live[-1][3].known > 0
+        assert [prior[-1][3] is not None for prior in priors] == [True, True]
+        assert [prior[-1][4] is not None for prior in priors] == [True, False]
+        tokens = module_vector_table(hotpath).tokens(MESSAGES[3][1])
+        assert priors[0][-1][4].known == len([t for t in tokens if t != "[UNK]"])
+        assert priors[0][-1][4].known < priors[0][-1][3].known  # the user message too
+        _, unread = _results(hotpath, "hybrid1_live_turn", "hybrid1_prior_turn", 0)
+        assert [prior[-1][3:] for prior in unread] == [(None, None), (None, None)]
 
 
 def test_only_the_newest_prior_turn_has_an_act() -> None:

@@ -90,3 +90,45 @@ RULES = st.sampled_from([
      {"name": "l2x", "evaluator": "lexical.2", "change_evidence": "explicit",
       "include_assistant": False}],
 ])
+
+
+# -- text and dialogues for the lexical.2 and hybrid.1 differential tests -----
+# Every lexical.2 list (requests, closures, acknowledgements, pronouns,
+# determiners, markers in seven languages, substring markers and their
+# negations) mixed with the hard cases of the lexical.1 differential tests.
+
+EXTRA = [
+    "I", "i'm", "I 'm", "also", "Also", "ALSO", "a", "an", "the", "The", "restaurant", "train",
+    "hotel", "postcode", "it", "It's", "they’re", "that", "there", "Booking", "bookings",
+    "retirement", "retire", "studies", "Running", "classes", "cats", "don't", "not", "不",
+    "不是", "这不是", "没有", "我有一个", "아니", "안", "İ", "\u212a", "ß", "東京", "東京Tower",
+    "'quoted'", "`code`", "\"double\"", "“smart”", "```", "?", "？", "!", ".", "。", "！",
+    "\u3000", "\u00a0", "\n", ",", " ", "  ", "anything else?", "Is there anything else?",
+]
+SEPARATORS = [" ", " ", " ", "", ", ", ". ", "? ", "。", "\n", "'", "`", "\"", "？", "\u3000"]
+lexical2_piece = st.one_of(st.sampled_from(LEXICAL2_WORDS), st.sampled_from(EXTRA),
+                           st.text(alphabet="abcxyzAB01_'’ ", min_size=1, max_size=6))
+lexical2_text = st.lists(st.tuples(lexical2_piece, st.sampled_from(SEPARATORS)),
+                         max_size=20).map(lambda parts: "".join(p + s for p, s in parts))
+any_text = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)),
+                   max_size=40)
+lexical2_segments = st.lists(st.one_of(lexical2_text, lexical2_text, lexical2_text, any_text),
+                             max_size=3)
+
+
+ASSISTANT_ENDINGS = ["Is there anything else I can help you with?", "Would you like to book it?",
+                     "The reference number is X1.", "Anything else today ?", "有什么别的吗？",
+                     "Here is the code: `x = 1`.", ""]
+
+
+@st.composite
+def lexical2_dialogue(draw: Any) -> List[Dict[str, Any]]:
+    turns = draw(st.integers(1, 4))
+    messages: List[Dict[str, Any]] = []
+    for _ in range(turns):
+        messages.append({"role": "user", "content": draw(lexical2_text) or "hello"})
+        reply = draw(lexical2_text) + " " + draw(st.sampled_from(ASSISTANT_ENDINGS))
+        if draw(st.booleans()):
+            messages.append({"role": "assistant", "content": reply})
+    messages.append({"role": "user", "content": draw(lexical2_text)})
+    return messages

@@ -60,11 +60,13 @@ def test_reason_prefix_names_its_class(reason: Reason) -> None:
                                           Reason.INTERNAL_ERROR))
 
 
-def test_twenty_one_reasons_and_three_of_lexical2() -> None:
+def test_twenty_one_reasons_three_of_lexical2_and_two_of_hybrid1() -> None:
     lexical2 = {Reason.NEW_REQUEST, Reason.ANSWER, Reason.RECENT_OVERLAP}
-    assert len(set(Reason) - lexical2) == 21  # spec §8
+    hybrid1 = {Reason.NEW_TASK, Reason.LOW_SIMILARITY}
+    assert len(set(Reason) - lexical2 - hybrid1) == 21  # spec §8
     assert {r.value for r in lexical2} == {"change_new_request", "continuation_answer",
                                            "continuation_recent_overlap"}
+    assert {r.value for r in hybrid1} == {"change_new_task", "change_low_similarity"}
 
 
 @pytest.mark.parametrize(("class_", "reason", "confidence", "coverage"), VIOLATIONS)

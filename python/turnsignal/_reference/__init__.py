@@ -16,6 +16,7 @@ from turnsignal._reference.decode import evaluation_doc, request_facts
 from turnsignal._reference.doc import messages_doc, tool_ids_match
 from turnsignal._reference.entities import segment_entities
 from turnsignal._reference.facts import count_facts
+from turnsignal._reference.hybrid1 import hybrid1_live_cues, hybrid1_phrase_flags
 from turnsignal._reference.lexical2 import lexical2_phrase_flags
 from turnsignal._reference.lexical2.live import (
     Lexical2LiveTurn,
@@ -32,6 +33,8 @@ from turnsignal._reference.score import LiveTurn, analyze_live, prose_term_count
 from turnsignal._reference.terms import term_set as _term_set
 from turnsignal._reference.terms import terms
 from turnsignal._reference.turns import (
+    hybrid1_live_turn,
+    hybrid1_prior_turn,
     lexical2_live_turn,
     lexical2_prior_turn,
     live_turn,
@@ -59,6 +62,10 @@ __all__ = [
     "definite_heads",
     "entities",
     "evaluation_doc",
+    "hybrid1_live_cues",
+    "hybrid1_live_turn",
+    "hybrid1_phrase_flags",
+    "hybrid1_prior_turn",
     "lexical2_analyze_live",
     "lexical2_live_turn",
     "lexical2_phrase_flags",

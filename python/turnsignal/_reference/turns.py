@@ -16,16 +16,21 @@ from __future__ import annotations
 from typing import Any, NamedTuple, Optional, Tuple
 
 from turnsignal._reference.doc import Doc, LiveWindow, live_window, prior_window
+from turnsignal._reference.hybrid1 import Hybrid1LiveTurn, pool_segments
 from turnsignal._reference.lexical2.live import Lexical2LiveTurn, lexical2_score_prior
 from turnsignal._reference.lexical2.recent import ACT_NONE, recent_act
 from turnsignal._reference.phrases import phrase_flags
 from turnsignal._reference.score import LiveTurn, analyze_live, prose_term_count, score_prior
 
 __all__ = [
+    "Hybrid1LiveExtra",
+    "Hybrid1PriorExtra",
     "Lexical2LiveExtra",
     "Lexical2PriorExtra",
     "LiveTurnResult",
     "PriorTurnResult",
+    "hybrid1_live_turn",
+    "hybrid1_prior_turn",
     "lexical2_live_turn",
     "lexical2_prior_turn",
     "live_turn",
@@ -87,8 +92,31 @@ class Lexical2PriorExtra(NamedTuple):
     act: int
 
 
+class Hybrid1LiveExtra(NamedTuple):
+    """hybrid.1's ``extra`` of the live turn (docs/hybrid1.md §3): lexical.2's,
+    then (additive, lead_dependent) and the live segments' pooled value."""
+
+    cues: Tuple[int, int, bool, bool, bool, bool, bool]
+    content_terms: int
+    own_cues: Tuple[bool, bool, int]  # additive, lead_dependent, live entities |E|
+    pooled: Any  # the vectors' PooledText of the live segments joined by "\n"
+
+
+class Hybrid1PriorExtra(NamedTuple):
+    """hybrid.1's ``extra`` of a prior turn: lexical.2's, the pooled value of
+    its segments and, for the newest prior turn, that of its last segment
+    (None otherwise; both None when the turn is not read)."""
+
+    definite_reference: bool
+    recent_overlap: float
+    act: int
+    pooled: Any
+    last: Any
+
+
 _NO_FLAGS = (False,) * 5
 _UNREAD_LEXICAL2 = Lexical2PriorExtra(False, 0.0, ACT_NONE)
+_UNREAD_HYBRID1 = Hybrid1PriorExtra(False, 0.0, ACT_NONE, None, None)
 
 
 def _live_result(window: LiveWindow, analysis: Any, prose_terms: int,
@@ -149,3 +177,34 @@ def lexical2_prior_turn(doc: Doc, live: Lexical2LiveTurn, start: int, end: int,
     return PriorTurnResult(w.upper_bound, w.byte_count, w.truncated, w.tool_cap_reached,
                            w.excluded, lexical, entity, capped,
                            Lexical2PriorExtra(definite, overlap, act))
+
+
+def hybrid1_live_turn(table: Any, doc: Doc, start: int, max_turn_bytes: int) -> LiveTurnResult:
+    """The live turn as hybrid.1 reads it (``table``: the static vectors)."""
+    window = live_window(doc, start, max_turn_bytes)
+    segments = window.segments
+    live = Hybrid1LiveTurn(segments)
+    extra = Hybrid1LiveExtra(tuple(live.cues), live.content_term_count,  # type: ignore[arg-type]
+                             (*live.own_cues, live.entity_count),
+                             pool_segments(table, segments))
+    return _live_result(window, live, live.prose_terms, tuple(live.flags), extra)
+
+
+def hybrid1_prior_turn(table: Any, doc: Doc, live: Lexical2LiveTurn, start: int, end: int,
+                       max_turn_bytes: int, include_assistant: bool,
+                       budget: int) -> PriorTurnResult:
+    """One prior turn as hybrid.1 reads it (``Hybrid1PriorExtra``)."""
+    w = prior_window(doc, start, end, max_turn_bytes, include_assistant, budget)
+    if w.byte_count < 0:
+        return _unread(w.upper_bound, _UNREAD_HYBRID1)
+    newest = end == doc.layout[2][-1]
+    lexical, entity, capped, definite, overlap = lexical2_score_prior(
+        live, w.segments, w.tool_names, newest)
+    act = ACT_NONE
+    if newest and len(w.segments) > w.user_segments:
+        act = recent_act(w.segments[-1])
+    last = table.pool(w.segments[-1]) if newest and w.segments else None
+    return PriorTurnResult(w.upper_bound, w.byte_count, w.truncated, w.tool_cap_reached,
+                           w.excluded, lexical, entity, capped,
+                           Hybrid1PriorExtra(definite, overlap, act,
+                                             pool_segments(table, w.segments), last))

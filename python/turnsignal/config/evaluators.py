@@ -1,6 +1,6 @@
 """The ``evaluator`` and ``change_evidence`` keys of a topic_continuity rule
-(docs/lexical2.md §1): which evaluator runs, and for lexical.2 which evidence
-may produce ``change``."""
+(docs/lexical2.md §1, docs/hybrid1.md §1): which evaluator runs, and for
+lexical.2 and hybrid.1 which evidence may produce ``change``."""
 
 from __future__ import annotations
 
@@ -13,6 +13,8 @@ __all__ = [
     "DEFAULT_CHANGE_EVIDENCE",
     "DEFAULT_EVALUATOR",
     "EVALUATORS",
+    "EVIDENCE_OF",
+    "HYBRID1",
     "LEXICAL1",
     "LEXICAL2",
     "evaluator_problems",
@@ -21,10 +23,14 @@ __all__ = [
 
 LEXICAL1 = "lexical.1"
 LEXICAL2 = "lexical.2"
-EVALUATORS = (LEXICAL1, LEXICAL2)
+HYBRID1 = "hybrid.1"
+EVALUATORS = (LEXICAL1, LEXICAL2, HYBRID1)
 DEFAULT_EVALUATOR = LEXICAL1
-#: Each level adds to the one before: explicit markers, new requests, disjoint questions.
-CHANGE_EVIDENCE = ("explicit", "request", "disjoint")
+#: Each level adds to the one before: explicit markers, new requests, disjoint
+#: questions, and (hybrid.1 only) a low similarity to the message before.
+CHANGE_EVIDENCE = ("explicit", "request", "disjoint", "similarity")
+#: The levels each evaluator with levels accepts.
+EVIDENCE_OF = {LEXICAL2: CHANGE_EVIDENCE[:3], HYBRID1: CHANGE_EVIDENCE}
 DEFAULT_CHANGE_EVIDENCE = "request"
 
 
@@ -52,6 +58,9 @@ def evaluator_problems(evaluator: object, change_evidence: object) -> List[str]:
             problems.append(problem)
         elif evaluator == LEXICAL1:  # (an invalid evaluator is reported once, above)
             problems.append(f"change_evidence is only valid with evaluator: {LEXICAL2}")
+        elif evaluator == LEXICAL2 and change_evidence not in EVIDENCE_OF[LEXICAL2]:
+            problems.append(f"change_evidence {go_quote(change_evidence)} is only valid with "
+                            f"evaluator: {HYBRID1}")
     return problems
 
 
@@ -62,6 +71,6 @@ def read_evaluator(evaluator: object, change_evidence: object,
     evaluator = DEFAULT_EVALUATOR if evaluator is None else evaluator
     found = evaluator_problems(evaluator, change_evidence)
     problems.extend(found)
-    if found or evaluator != LEXICAL2:
+    if found or evaluator not in EVIDENCE_OF:
         return (evaluator if isinstance(evaluator, str) else DEFAULT_EVALUATOR), None
     return evaluator, change_evidence or DEFAULT_CHANGE_EVIDENCE

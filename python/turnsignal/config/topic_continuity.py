@@ -21,7 +21,7 @@ from ..errors import ConfigError, ConfigIssue
 from .evaluators import (
     DEFAULT_CHANGE_EVIDENCE,
     DEFAULT_EVALUATOR,
-    LEXICAL2,
+    EVIDENCE_OF,
     evaluator_problems,
 )
 from .names import go_quote, name_problem, yaml_type_name
@@ -70,7 +70,8 @@ class TopicContinuityRule:
     max_turn_bytes: int = DEFAULT_MAX_TURN_BYTES
     max_input_bytes: Optional[int] = None
     evaluator: str = DEFAULT_EVALUATOR
-    #: lexical.2 only: "explicit", "request" (default) or "disjoint"; None for lexical.1.
+    #: lexical.2 and hybrid.1: "explicit", "request" (default), "disjoint" or
+    #: (hybrid.1 only) "similarity"; None for lexical.1.
     change_evidence: Optional[str] = None
 
     def __post_init__(self) -> None:
@@ -80,7 +81,7 @@ class TopicContinuityRule:
         if self.max_input_bytes is None:
             derived = (self.max_prior_turns + 1) * self.max_turn_bytes
             object.__setattr__(self, "max_input_bytes", derived)
-        if self.evaluator == LEXICAL2 and self.change_evidence is None:
+        if self.evaluator in EVIDENCE_OF and self.change_evidence is None:
             object.__setattr__(self, "change_evidence", DEFAULT_CHANGE_EVIDENCE)
 
     @property

@@ -13,7 +13,7 @@ from typing import Any, Callable, Optional, Tuple, Union
 
 from turnsignal.history_reset import HistoryReset, ResetGate, ResetOutcome
 from turnsignal.router import Router
-from turnsignal.topic_continuity import TopicContinuity
+from turnsignal.topic_continuity import RESET_RULE, TopicContinuity
 
 __all__ = ["OnOutcome", "ResetStep", "UnsupportedVersionReport"]
 
@@ -72,7 +72,7 @@ class UnsupportedVersionReport:
 
 
 class ResetStep:
-    """``signal`` (default: the embedded rule), ``reset`` (default:
+    """``signal`` (default: ``TopicContinuity([RESET_RULE])``, evaluator hybrid.1), ``reset`` (default:
     ``HistoryReset()``), ``on_outcome`` (optional, e.g. to count outcomes)."""
 
     __slots__ = ("name", "on_outcome", "report", "reset", "signal")
@@ -80,7 +80,7 @@ class ResetStep:
     def __init__(self, name: str, signal: Optional[Union[TopicContinuity, Router]],
                  reset: Optional[HistoryReset], on_outcome: Optional[OnOutcome]) -> None:
         self.name = name
-        self.signal = signal if signal is not None else TopicContinuity()
+        self.signal = signal if signal is not None else TopicContinuity([RESET_RULE])
         self.reset = reset if reset is not None else HistoryReset()
         self.on_outcome = on_outcome
         self.report = UnsupportedVersionReport(name)

@@ -73,7 +73,7 @@ from turnsignal.history_reset import HistoryReset, ResetOutcome
 from turnsignal.integrations._optional import require
 from turnsignal.integrations._step import UnsupportedVersionReport
 from turnsignal.router import Router, RouterEvaluation
-from turnsignal.topic_continuity import TopicContinuity
+from turnsignal.topic_continuity import RESET_RULE, TopicContinuity
 
 _custom_logger = require("litellm.integrations.custom_logger", "litellm")
 
@@ -135,14 +135,14 @@ def _recorded(kwargs: Mapping[str, Any]) -> bool:
 
 class TurnsignalLogger(_custom_logger.CustomLogger):  # type: ignore[misc]
     """See the module documentation. ``signal`` is a ``TopicContinuity``
-    (default: the embedded rule) or a ``Router``; instances are safe to
+    (default: ``TopicContinuity([RESET_RULE])``, evaluator hybrid.1) or a ``Router``; instances are safe to
     share between requests."""
 
     def __init__(self, signal: Optional[Signal] = None, *, route: bool = False,
                  reset: Optional[HistoryReset] = None, inline_items: int = 8,
                  inline_chars: int = 16384, max_workers: int = 2) -> None:
         super().__init__()
-        self.signal: Signal = signal if signal is not None else TopicContinuity()
+        self.signal: Signal = signal if signal is not None else TopicContinuity([RESET_RULE])
         if route and not isinstance(self.signal, Router):
             raise TypeError("route=True needs a turnsignal Router (its decisions name models)")
         if reset is not None and not isinstance(reset, HistoryReset):

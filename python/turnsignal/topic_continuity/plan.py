@@ -11,8 +11,9 @@ from types import ModuleType
 from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from turnsignal.checkpoint import CancelToken, Checkpoint
-from turnsignal.config.evaluators import CHANGE_EVIDENCE, LEXICAL1, LEXICAL2
+from turnsignal.config.evaluators import EVIDENCE_OF, HYBRID1, LEXICAL1, LEXICAL2
 from turnsignal.config.ranges import effective_range_problem
+from turnsignal.topic_continuity.classify.hybrid1 import Hybrid1Classifier
 from turnsignal.topic_continuity.classify.lexical1 import Lexical1Classifier
 from turnsignal.topic_continuity.classify.lexical2 import Lexical2Classifier
 from turnsignal.topic_continuity.policy import HistoryPolicy
@@ -27,6 +28,7 @@ from turnsignal.topic_continuity.result import (
     new_result,
 )
 from turnsignal.topic_continuity.walk import (
+    HYBRID1_TURNS,
     LEXICAL1_TURNS,
     LEXICAL2_TURNS,
     Extraction,
@@ -57,7 +59,7 @@ class EvaluatorConfig(NamedTuple):
     max_turn_bytes: int
     max_input_bytes: int
     evaluator: str = LEXICAL1
-    change_evidence: Optional[str] = None  # lexical.2: "explicit", "request" or "disjoint"
+    change_evidence: Optional[str] = None  # lexical.2, hybrid.1: its evidence level
 
     @property
     def policy(self) -> HistoryPolicy:
@@ -80,10 +82,12 @@ def _is_number(value: object) -> bool:
 
 
 def evaluator_valid(evaluator: object, change_evidence: object) -> bool:
-    """A known evaluator, with ``change_evidence`` for lexical.2 only."""
+    """A known evaluator, with ``change_evidence`` (one it accepts) for
+    lexical.2 and hybrid.1 only."""
     if evaluator == LEXICAL1:
         return change_evidence is None
-    return evaluator == LEXICAL2 and change_evidence in CHANGE_EVIDENCE
+    levels = EVIDENCE_OF.get(evaluator) if isinstance(evaluator, str) else None
+    return levels is not None and change_evidence in levels
 
 
 def valid_config(rule: EvaluatorConfig) -> bool:
@@ -111,6 +115,7 @@ def valid_config(rule: EvaluatorConfig) -> bool:
 EVALUATOR_PARTS: Dict[str, Tuple[TurnCalls, Callable[[Extraction, Callable[[Any], bool]], Any]]] = {
     LEXICAL1: (LEXICAL1_TURNS, Lexical1Classifier),
     LEXICAL2: (LEXICAL2_TURNS, Lexical2Classifier),
+    HYBRID1: (HYBRID1_TURNS, Hybrid1Classifier),
 }
 
 

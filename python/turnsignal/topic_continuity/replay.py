@@ -26,9 +26,11 @@ REPLAY_FIELDS: Tuple[str, ...] = (
 
 
 def replay_record(outcome: RuleOutcome) -> Dict[str, Any]:
-    """The replay record of one rule's outcome (JSON-serialisable)."""
+    """The replay record of one rule's outcome (JSON-serialisable); a
+    hybrid.1 result's cues (numbers, flags, None) follow ``REPLAY_FIELDS``
+    as ``"cues"``, like its features."""
     result, scope, features = outcome.result, outcome.result.scope, outcome.result.features
-    return {
+    record = {
         "signal": result.signal,
         "schema_version": result.schema_version,
         "evaluator_version": result.evaluator_version,
@@ -54,3 +56,6 @@ def replay_record(outcome: RuleOutcome) -> Dict[str, Any]:
         "classify_us": outcome.classify_us,
         "prepare_extract_us": outcome.prepare_extract_us,
     }
+    if result.cues is not None:
+        record["cues"] = dict(result.cues)
+    return record

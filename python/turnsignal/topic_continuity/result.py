@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import math
 from enum import Enum
-from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple
+from types import MappingProxyType
+from typing import Any, Callable, Dict, List, Mapping, NamedTuple, Optional, Tuple
 
 from turnsignal._hotpath import numbers_only as _numbers_only
-from turnsignal.config.evaluators import EVALUATORS
+from turnsignal._lexicons.reset_calibration import CALIBRATION
+from turnsignal.config.evaluators import EVALUATORS, HYBRID1
 from turnsignal.topic_continuity.constants import (
     DISJOINT_CONFIDENCE_MAX,
     DISJOINT_CONFIDENCE_MIN,
@@ -19,13 +21,16 @@ from turnsignal.topic_continuity.constants import (
 )
 
 __all__ = [
+    "HYBRID1_CHANGE_COVERAGE",
     "Class",
     "Coverage",
     "Features",
     "Reason",
     "Scope",
     "TopicContinuityResult",
+    "calibrated_confidence",
     "checked_result",
+    "cues_valid",
     "group_result",
     "internal_error_result",
     "invariant_problems",
@@ -78,6 +83,9 @@ class Reason(str, Enum):
     NEW_REQUEST = "change_new_request"
     ANSWER = "continuation_answer"
     RECENT_OVERLAP = "continuation_recent_overlap"
+    # hybrid.1 only (docs/hybrid1.md §5)
+    NEW_TASK = "change_new_task"
+    LOW_SIMILARITY = "change_low_similarity"
 
     def __str__(self) -> str:
         return self.value
@@ -145,10 +153,14 @@ class TopicContinuityResult(NamedTuple):
     history_source: str = HISTORY_SOURCE
     schema_version: str = SCHEMA_VERSION
     evaluator_version: str = EVALUATOR_VERSION
+    #: hybrid.1 only: which evidence the verdict used, a read-only mapping of
+    #: numbers, flags and None (docs/hybrid1.md §5); None for the others.
+    cues: Optional[Mapping[str, Any]] = None
 
     def to_dict(self) -> Dict[str, Any]:
-        """Exactly the shape of the conformance vectors' ``expected.results[i]``."""
-        return {
+        """Exactly the shape of the conformance vectors' ``expected.results[i]``
+        (with ``"cues"`` only for the results that have them)."""
+        out = {
             "signal": self.signal,
             "class": self.class_.value,
             "reason": self.reason.value,
@@ -161,6 +173,27 @@ class TopicContinuityResult(NamedTuple):
             "scope": self.scope.to_dict(),
             "features": self.features.to_dict(),
         }
+        if self.cues is not None:
+            out["cues"] = dict(self.cues)
+        return out
+
+
+def cues_valid(cues: Any, numbers_only: Callable[[Any], bool] = _numbers_only) -> bool:
+    """None, or a read-only mapping of names to numbers, flags and None."""
+    if cues is None:
+        return True
+    if type(cues) is not MappingProxyType:
+        return False
+    # map and filter run in C: this is checked once per hybrid.1 policy group.
+    return (set(map(type, cues)) <= _STR_ONLY
+            and numbers_only(tuple(filter(_is_not_none, cues.values()))))
+
+
+_STR_ONLY = frozenset({str})
+
+
+def _is_not_none(value: Any) -> bool:
+    return value is not None
 
 
 def invariant_problems(result: TopicContinuityResult) -> List[str]:
@@ -179,7 +212,8 @@ def invariant_problems(result: TopicContinuityResult) -> List[str]:
         problems.append(f"reason {reason.value} does not belong to class {class_.value}")
     if result.fallback is not reason.fallback:
         problems.append(f"fallback must be {reason.fallback} for {reason.value}")
-    problems.extend(_confidence_problems(class_, reason, result.confidence, coverage))
+    problems.extend(_confidence_problems(class_, reason, result.confidence, coverage,
+                                         result.evaluator_version))
     if not isinstance(result.signal, str):
         problems.append("signal must be the rule name (a string)")
     for value in (*result.scope, *result.features):
@@ -188,18 +222,55 @@ def invariant_problems(result: TopicContinuityResult) -> List[str]:
             break
     if result.schema_version != SCHEMA_VERSION or result.evaluator_version not in EVALUATORS:
         problems.append("schema_version and evaluator_version must be this library's")
+    if not cues_valid(result.cues):
+        problems.append("cues are None or a read-only mapping of numbers and flags")
+    elif (result.cues is not None) != (result.evaluator_version == HYBRID1
+                                       and not reason.fallback):
+        problems.append("hybrid.1 results, and only they, carry cues (fallbacks none)")
     return problems
 
 
+#: hybrid.1's change reasons: the coverage each needs (docs/hybrid1.md §4).
+HYBRID1_CHANGE_COVERAGE: Dict[Reason, Tuple[Coverage, ...]] = {
+    Reason.EXPLICIT_MARKER: (Coverage.FULL, Coverage.WINDOW, Coverage.PARTIAL),
+    Reason.NEW_REQUEST: (Coverage.FULL, Coverage.WINDOW),
+    Reason.NEW_TASK: (Coverage.FULL, Coverage.WINDOW),
+    Reason.DISJOINT: (Coverage.FULL,),
+    Reason.LOW_SIMILARITY: (Coverage.FULL, Coverage.WINDOW, Coverage.PARTIAL),
+}
+
+
+def calibrated_confidence(reason: Reason) -> float:
+    """The confidence of a hybrid.1 change for ``reason``: the measured
+    precision of a reset (data/reset_calibration.toml)."""
+    return float(CALIBRATION[reason.value][2])
+
+
+def _hybrid1_problems(class_: Class, reason: Reason, confidence: float,
+                      coverage: Coverage) -> List[str]:
+    if class_ is not Class.CHANGE:
+        return []
+    if coverage not in HYBRID1_CHANGE_COVERAGE.get(reason, ()):
+        return [f"a hybrid.1 {reason.value} needs coverage in "
+                f"{[c.value for c in HYBRID1_CHANGE_COVERAGE.get(reason, ())]}"]
+    if confidence != calibrated_confidence(reason):
+        return [f"a hybrid.1 {reason.value} has its calibrated confidence"]
+    return []
+
+
 def _confidence_problems(class_: Class, reason: Reason, confidence: Any,
-                         coverage: Coverage) -> List[str]:
+                         coverage: Coverage, evaluator: str = EVALUATOR_VERSION) -> List[str]:
     if (not isinstance(confidence, float) or not math.isfinite(confidence)
             or not 0.0 <= confidence <= 1.0):
         return ["confidence must be a finite float in [0, 1]"]
     if class_ is Class.UNKNOWN and confidence != 0.0:
         return ["an unknown result has confidence 0"]
+    if evaluator == HYBRID1:
+        return _hybrid1_problems(class_, reason, confidence, coverage)
     if class_ is not Class.CHANGE:
         return []
+    if reason in (Reason.NEW_TASK, Reason.LOW_SIMILARITY):
+        return [f"{reason.value} is hybrid.1's"]
     if coverage is not Coverage.FULL:
         return ["a change needs full coverage"]
     if reason is Reason.EXPLICIT_MARKER:
@@ -226,6 +297,8 @@ def _confidence_range(reason: Reason) -> Tuple[float, float]:
         return EXPLICIT_CHANGE_CONFIDENCE, 1.0
     if reason is Reason.NEW_REQUEST:
         return NEW_REQUEST_CONFIDENCE, NEW_REQUEST_CONFIDENCE
+    if reason in (Reason.NEW_TASK, Reason.LOW_SIMILARITY):
+        return 1.0, 0.0  # hybrid.1's: no confidence passes
     return DISJOINT_CONFIDENCE_MIN, DISJOINT_CONFIDENCE_MAX
 
 
@@ -235,6 +308,16 @@ def _confidence_range(reason: Reason) -> Tuple[float, float]:
 _INVARIANTS: Dict[Reason, Tuple[Class, float, float, bool, bool]] = {
     reason: (reason.class_, *_confidence_range(reason), reason.class_ is Class.CHANGE,
              reason.fallback)
+    for reason in Reason
+}
+#: hybrid.1's: per reason its class, its one confidence (changes) or range,
+#: the coverages it accepts, its fallback flag.
+_HYBRID1_INVARIANTS: Dict[Reason, Tuple[Class, float, float, Tuple[Coverage, ...], bool]] = {
+    reason: (reason.class_,
+             *((calibrated_confidence(reason),) * 2 if reason in HYBRID1_CHANGE_COVERAGE
+               else (1.0, 0.0) if reason.class_ is Class.CHANGE
+               else (0.0, 0.0) if reason.class_ is Class.UNKNOWN else (0.0, 1.0)),
+             HYBRID1_CHANGE_COVERAGE.get(reason, tuple(Coverage)), reason.fallback)
     for reason in Reason
 }
 _tuple_new = tuple.__new__
@@ -265,6 +348,7 @@ def shared_parts_valid(coverage: Any, scope: Any, features: Any,
 
 def checked_result(signal: Any, class_: Any, reason: Any, confidence: Any, coverage: Coverage,
                    scope: Scope, features: Features, evaluator: str = EVALUATOR_VERSION,
+                   cues: Optional[Mapping[str, Any]] = None,
                    ) -> Optional[TopicContinuityResult]:
     """The result, when what differs between the rules of one policy group
     (name, class, reason, confidence) passes the cheap checks given its
@@ -274,47 +358,67 @@ def checked_result(signal: Any, class_: Any, reason: Any, confidence: Any, cover
     constructor's argument handling."""
     if type(reason) is not _REASON or type(confidence) is not float or type(signal) is not str:
         return None
+    if evaluator == HYBRID1:
+        return _hybrid1_checked(signal, class_, reason, confidence, coverage, scope, features,
+                                cues)
+    if cues is not None:
+        return None
     class_of, low, high, needs_full, fallback = _INVARIANTS[reason]
     if (class_of is not class_ or not low <= confidence <= high  # NaN fails too
             or (needs_full and coverage is not _FULL)):
         return None
     return _tuple_new(TopicContinuityResult, (signal, class_, reason, confidence, fallback,
                                               coverage, scope, features, HISTORY_SOURCE,
-                                              SCHEMA_VERSION, evaluator))
+                                              SCHEMA_VERSION, evaluator, None))
+
+
+def _hybrid1_checked(signal: str, class_: Any, reason: Reason, confidence: float,
+                     coverage: Coverage, scope: Scope, features: Features,
+                     cues: Optional[Mapping[str, Any]]) -> Optional[TopicContinuityResult]:
+    """``checked_result`` for hybrid.1 (its cues checked by the caller)."""
+    class_of, low, high, coverages, fallback = _HYBRID1_INVARIANTS[reason]
+    if (class_of is not class_ or not low <= confidence <= high or coverage not in coverages
+            or (cues is None) != fallback):
+        return None
+    return _tuple_new(TopicContinuityResult, (signal, class_, reason, confidence, fallback,
+                                              coverage, scope, features, HISTORY_SOURCE,
+                                              SCHEMA_VERSION, HYBRID1, cues))
 
 
 def group_result(signal: str, class_: Class, reason: Reason, confidence: float,
                  coverage: Coverage, scope: Scope, features: Features,
                  shared_valid: bool, evaluator: str = EVALUATOR_VERSION,
-                 ) -> TopicContinuityResult:
+                 cues: Optional[Mapping[str, Any]] = None) -> TopicContinuityResult:
     """``new_result`` for a rule whose group's shared parts were checked
-    once (``shared_valid``, from ``shared_parts_valid``): only the rule's own
-    decision is checked here."""
+    once (``shared_valid``, from ``shared_parts_valid``, and for hybrid.1
+    ``cues_valid``): only the rule's own decision is checked here."""
     if shared_valid:
         result = checked_result(signal, class_, reason, confidence, coverage, scope, features,
-                                evaluator)
+                                evaluator, cues)
         if result is not None:
             return result
-    return new_result(signal, class_, reason, confidence, coverage, scope, features, evaluator)
+    return new_result(signal, class_, reason, confidence, coverage, scope, features, evaluator,
+                      cues)
 
 
 def new_result(signal: str, class_: Class, reason: Reason, confidence: float,
                coverage: Coverage, scope: Scope, features: Features = ZERO_FEATURES,
-               evaluator: str = EVALUATOR_VERSION) -> TopicContinuityResult:
+               evaluator: str = EVALUATOR_VERSION,
+               cues: Optional[Mapping[str, Any]] = None) -> TopicContinuityResult:
     """Build a result, turning any invariant violation (a bug) into the
     internal-error result instead of letting a wrong answer out.
 
     The check is ``invariant_problems``; the common case (enum members, a
     float confidence, the library's own scope and features) passes a
     cheaper test that implies it (``shared_parts_valid`` and ``checked_result``)."""
-    if shared_parts_valid(coverage, scope, features, evaluator):
+    if shared_parts_valid(coverage, scope, features, evaluator) and cues_valid(cues):
         result = checked_result(signal, class_, reason, confidence, coverage, scope, features,
-                                evaluator)
+                                evaluator, cues)
         if result is not None:
             return result
     fallback = reason.fallback if isinstance(reason, Reason) else False
     result = TopicContinuityResult(signal, class_, reason, confidence, fallback, coverage,
-                                   scope, features, evaluator_version=evaluator)
+                                   scope, features, evaluator_version=evaluator, cues=cues)
     if invariant_problems(result):
         # A scope that is not a Scope is itself the bug: it cannot say more.
         assistant_included = scope.assistant_included if isinstance(scope, Scope) else False

@@ -13,22 +13,41 @@ The walk is the same for every evaluator: one path, no branch on the
 evaluator. What differs is in its ``TurnCalls``: the names of its two
 per-turn calls (which return the layouts of ``turnsignal._reference.turns``,
 the evaluator's ``extra`` field last) and what makes the group's cues of
-those extras. ``LEXICAL1_TURNS`` and ``LEXICAL2_TURNS`` are at the end of
-this module; the plan binds them to an implementation once per signal.
+those extras. ``LEXICAL1_TURNS``, ``LEXICAL2_TURNS`` and ``HYBRID1_TURNS``
+are at the end of this module; the plan binds them to an implementation
+once per signal (hybrid.1's calls with the implementation's static vector
+table as their first argument).
 """
 
 from __future__ import annotations
 
+from functools import partial
 from types import ModuleType
 from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple
 
+from turnsignal._hotpath import module_vector_table
+from turnsignal._lexicons import hybrid1 as _hybrid1
 from turnsignal.checkpoint import Checkpoint
 from turnsignal.topic_continuity.constants import DECAY
 from turnsignal.topic_continuity.policy import HistoryPolicy
 from turnsignal.topic_continuity.result import ZERO_FEATURES, Coverage, Features, Reason, Scope
 
-__all__ = ["LEXICAL1_TURNS", "LEXICAL2_TURNS", "LIVE_TOOL", "LIVE_USER", "Cues", "Extraction",
-           "LiveStart", "TurnCache", "TurnCalls", "Turns", "locate_live", "walk"]
+__all__ = [
+    "HYBRID1_TURNS",
+    "LEXICAL1_TURNS",
+    "LEXICAL2_TURNS",
+    "LIVE_TOOL",
+    "LIVE_USER",
+    "Cues",
+    "Extraction",
+    "Hybrid1Cues",
+    "LiveStart",
+    "TurnCache",
+    "TurnCalls",
+    "Turns",
+    "locate_live",
+    "walk",
+]
 
 LIVE_USER = "user"
 LIVE_TOOL = "tool_continuation"
@@ -75,6 +94,30 @@ class Cues(NamedTuple):
     act: int = 0  # of the newest turn's last assistant segment: 0 none, 1 statement,
     # 2 question, 3 closure
     recent_overlap: float = 0.0
+
+
+class Hybrid1Cues(NamedTuple):
+    """hybrid.1's cues (docs/hybrid1.md §3): lexical.2's, then its own and
+    the similarities (None: no semantic evidence). Content-free."""
+
+    lead: int = 0
+    request: int = 0
+    addition: bool = False
+    polar: bool = False
+    pronoun: bool = False
+    dependency: bool = False
+    question: bool = False
+    content_terms: int = 0
+    definite_reference: bool = False
+    act: int = 0
+    recent_overlap: float = 0.0
+    additive: bool = False
+    lead_dependent: bool = False
+    live_entities: int = 0
+    semantic: bool = False
+    similarity_newest: Optional[float] = None
+    similarity_window: Optional[float] = None
+    similarity_last: Optional[float] = None
 
 
 class Extraction(NamedTuple):
@@ -129,10 +172,23 @@ class TurnCalls(NamedTuple):
     live_turn: str
     prior_turn: str
     cues: Optional[Callable[[Any, List[Any]], Any]]
+    vectors: bool = False  # the calls take the static vector table first
 
     def bind(self, hotpath: ModuleType) -> Turns:
-        """The calls of one implementation (looked up once, not per walk)."""
-        return getattr(hotpath, self.live_turn), getattr(hotpath, self.prior_turn), self.cues
+        """The calls of one implementation (looked up once, not per walk;
+        bound once per implementation, so groups share their turn cache)."""
+        key = (self, hotpath)
+        found = _BOUND.get(key)
+        if found is None:
+            live, prior = getattr(hotpath, self.live_turn), getattr(hotpath, self.prior_turn)
+            if self.vectors:
+                table = module_vector_table(hotpath)
+                live, prior = partial(live, table), partial(prior, table)
+            found = _BOUND[key] = (live, prior, self.cues)
+        return found
+
+
+_BOUND: Dict[Tuple["TurnCalls", ModuleType], "Turns"] = {}
 
 
 #: ``TurnCalls`` bound to one implementation's functions: (live_turn,
@@ -291,5 +347,29 @@ def _lexical2_cues(live_extra: Any, prior_extras: List[Any]) -> Cues:
     return _new(Cues, (*live_cues, content_terms, definite, act, overlap))
 
 
+def _hybrid1_cues(live_extra: Any, prior_extras: List[Any]) -> Hybrid1Cues:
+    """hybrid.1's cues: lexical.2's, its own, and the similarities of the
+    live turn's pooled vectors with the newest turn, the kept window and the
+    message before it (§3.5); all None without semantic evidence."""
+    live_cues, content_terms, (additive, lead_dependent, live_entities), pooled = live_extra
+    base = _lexical2_cues((live_cues, content_terms), prior_extras)
+    semantic = (pooled.word_share >= _hybrid1.SEMANTIC_MIN_WORD_SHARE
+                and pooled.whole_share >= _hybrid1.SEMANTIC_MIN_WHOLE_SHARE)
+    newest = window = last = None
+    if semantic and prior_extras:
+        newest_pooled, newest_last = prior_extras[0][3], prior_extras[0][4]
+        newest = pooled.similarity(newest_pooled)
+        merged = newest_pooled
+        for extra in prior_extras[1:]:
+            merged = merged.merged(extra[3])
+        window = pooled.similarity(merged)
+        if (newest_last is not None and pooled.known >= _hybrid1.SIMILARITY_MIN_LIVE_KNOWN
+                and newest_last.known >= _hybrid1.SIMILARITY_MIN_PRIOR_KNOWN):
+            last = pooled.similarity(newest_last)
+    return _new(Hybrid1Cues, (*base, additive, lead_dependent, live_entities, semantic, newest,
+                              window, last))
+
+
 LEXICAL1_TURNS = TurnCalls("live_turn", "prior_turn", None)
 LEXICAL2_TURNS = TurnCalls("lexical2_live_turn", "lexical2_prior_turn", _lexical2_cues)
+HYBRID1_TURNS = TurnCalls("hybrid1_live_turn", "hybrid1_prior_turn", _hybrid1_cues, True)

@@ -9,7 +9,7 @@ use super::stem::stem_with;
 use crate::masking::{masked_ranges, unmasked_runs};
 use crate::phrase_lexicon::{
     Lexicons, IS_ADDITION, IS_DEFINITE_DETERMINER, IS_DEFINITE_OBJECT, IS_DEPENDENCY, IS_FILLER,
-    IS_POLAR, IS_PRONOUN,
+    IS_LEAD_DEPENDENCY, IS_POLAR, IS_PRONOUN,
 };
 use crate::phrases::{leading_acks, longest_match, phrase_flags_visit, PhraseFlags, Token};
 use crate::pool::{self, Pool, KEPT_SLOTS};
@@ -33,6 +33,10 @@ pub struct LiveCues {
     pub pronoun: bool,
     pub dependency: bool,
     pub question: bool,
+    /// hybrid.1 only (false with lexicons without a lead window): an
+    /// additive phrase in some segment, a lead-dependency word at the start.
+    pub additive: bool,
+    pub lead_dependent: bool,
 }
 
 /// Everything lexical.2 keeps of the live turn.
@@ -91,6 +95,12 @@ fn first_segment_cues(first: &[Token], lex: &Lexicons, cues: &mut LiveCues) {
     let window = &first[lead.min(first.len())..first.len().min(lead + ADDITION_WINDOW)];
     cues.addition = window.iter().any(|t| lex.has(t.word, IS_ADDITION));
     cues.polar = first.first().is_some_and(|t| lex.has(t.word, IS_POLAR));
+    if lex.lead_window > 0 {
+        let lead_end = first.len().min(lead + lex.lead_window);
+        cues.lead_dependent = first[lead.min(lead_end)..lead_end]
+            .iter()
+            .any(|t| lex.has(t.word, IS_LEAD_DEPENDENCY));
+    }
 }
 
 /// The phrase flags (§3.2), the cues (§3.3) and the definite heads (as marks
@@ -99,8 +109,8 @@ fn scan_live<S: AsRef<str>>(
     segments: &[S],
     base: &score::LiveAnalysis,
     mut marked: Vec<bool>,
+    lex: &Lexicons,
 ) -> (PhraseFlags, LiveCues, Vec<bool>) {
-    let lex = lexicons();
     let mut cues = LiveCues::default();
     marked.clear();
     marked.resize(base.terms.len(), false);
@@ -112,6 +122,9 @@ fn scan_live<S: AsRef<str>>(
         cues.pronoun = cues.pronoun || t.iter().any(|x| lex.has(x.word, IS_PRONOUN));
         cues.dependency = cues.dependency || t.iter().any(|x| lex.has(x.word, IS_DEPENDENCY));
         cues.question = cues.question || asks(segment);
+        if lex.lead_window > 0 && !cues.additive {
+            cues.additive = (0..t.len()).any(|i| longest_match(t, i, &lex.additive) > 0);
+        }
         for i in 1..t.len() {
             if lex.has(t[i - 1].word, IS_DEFINITE_DETERMINER) {
                 if let Some(k) = base.find_term(&texts[t[i].start..t[i].end]) {
@@ -182,6 +195,12 @@ impl LiveAnalysis {
 
 /// The live turn of lexical.2 (§3.1–§3.4).
 pub fn analyze_live<S: AsRef<str>>(segments: &[S]) -> LiveAnalysis {
+    analyze_live_with(segments, lexicons())
+}
+
+/// The live turn of lexical.2 read with the lexicons `lex` (hybrid.1's
+/// change markers and cues).
+pub fn analyze_live_with<S: AsRef<str>>(segments: &[S], lex: &Lexicons) -> LiveAnalysis {
     let base = score::analyze_live(segments);
     let Spare {
         mut content,
@@ -197,7 +216,7 @@ pub fn analyze_live<S: AsRef<str>>(segments: &[S]) -> LiveAnalysis {
             content_lens[b as usize] |= 1u64 << term.len().min(63);
         }
     }
-    let (flags, cues, marked) = scan_live(segments, &base, marked);
+    let (flags, cues, marked) = scan_live(segments, &base, marked, lex);
     LiveAnalysis {
         flags,
         prose_terms: prose_terms(segments, &base),
@@ -211,7 +230,13 @@ pub fn analyze_live<S: AsRef<str>>(segments: &[S]) -> LiveAnalysis {
 
 /// The live cues alone (for the differential tests).
 pub fn live_cues<S: AsRef<str>>(segments: &[S]) -> LiveCues {
-    scan_live(segments, &score::analyze_live(segments), Vec::new()).1
+    scan_live(
+        segments,
+        &score::analyze_live(segments),
+        Vec::new(),
+        lexicons(),
+    )
+    .1
 }
 
 /// (lexical, entity, capped, definite reference, recent overlap) of one

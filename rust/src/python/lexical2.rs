@@ -202,6 +202,24 @@ fn live_cues(py: Python<'_>, segments: &Bound<'_, PyAny>) -> PyResult<CuesTuple>
     Ok(cues_tuple(&c))
 }
 
+/// hybrid.1's phrase flags (its change markers).
+#[pyfunction]
+fn hybrid1_phrase_flags(py: Python<'_>, segments: &Bound<'_, PyAny>) -> PyResult<FlagsTuple> {
+    let h = hold_seq(segments, "segments")?;
+    let s = strs(&h);
+    let f = run(py, total(&s), || crate::hybrid1::phrase_flags(&s))?;
+    Ok(flags_tuple(&f))
+}
+
+/// hybrid.1's own live cues: (additive, lead_dependent).
+#[pyfunction]
+fn hybrid1_live_cues(py: Python<'_>, segments: &Bound<'_, PyAny>) -> PyResult<(bool, bool)> {
+    let h = hold_seq(segments, "segments")?;
+    let s = strs(&h);
+    let c = run(py, total(&s), || crate::hybrid1::analyze_live(&s).cues)?;
+    Ok((c.additive, c.lead_dependent))
+}
+
 #[pyfunction]
 fn content_terms(py: Python<'_>, segments: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
     let h = hold_seq(segments, "segments")?;
@@ -233,6 +251,8 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(stem, m)?)?;
     m.add_function(wrap_pyfunction!(lexical2_phrase_flags, m)?)?;
     m.add_function(wrap_pyfunction!(live_cues, m)?)?;
+    m.add_function(wrap_pyfunction!(hybrid1_phrase_flags, m)?)?;
+    m.add_function(wrap_pyfunction!(hybrid1_live_cues, m)?)?;
     m.add_function(wrap_pyfunction!(content_terms, m)?)?;
     m.add_function(wrap_pyfunction!(definite_heads, m)?)?;
     m.add_function(wrap_pyfunction!(recent_act, m)?)?;

@@ -120,6 +120,8 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(turns::prior_turn, m)?)?;
     m.add_function(wrap_pyfunction!(turns::lexical2_live_turn, m)?)?;
     m.add_function(wrap_pyfunction!(turns::lexical2_prior_turn, m)?)?;
+    m.add_function(wrap_pyfunction!(turns::hybrid1_live_turn, m)?)?;
+    m.add_function(wrap_pyfunction!(turns::hybrid1_prior_turn, m)?)?;
     m.add_function(wrap_pyfunction!(provenance::provenance_parts, m)?)?;
     m.add_function(wrap_pyfunction!(values::numbers_only, m)?)?;
     lexical2::register(m)?;

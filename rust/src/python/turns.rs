@@ -18,6 +18,7 @@ use super::doc::{excluded, Doc, LiveInputs, PriorInputs};
 use super::lexical2::{cues_tuple, Lexical2LiveTurn};
 use super::primitives::LiveTurn;
 use super::run;
+use super::vectors::{PooledText, VectorTable};
 
 /// The live turn's result (`LiveTurnResult` of the reference): `(analysis,
 /// byte_count, truncated, excluded, opaque_only, term_count, entity_count,
@@ -234,6 +235,22 @@ pub fn prior_turn(
     Ok(prior_result(bound, read, None))
 }
 
+/// lexical.2's reading of a prior turn's window: the scores, and `(definite
+/// reference, recent overlap, act)` (the last two for the newest turn only).
+fn lexical2_scored(
+    live: &crate::lexical2::LiveAnalysis,
+    w: &PriorWindow<'_>,
+    newest: bool,
+) -> Scored<(bool, f64, u8)> {
+    let (lexical, entity, capped, definite, overlap) =
+        crate::lexical2::score_prior(live, &w.segments, &w.names, newest);
+    let act = match w.segments[w.user_segments..].last() {
+        Some(text) if newest => crate::lexical2::recent_act(text) as u8,
+        _ => 0,
+    };
+    ((lexical, entity, capped), (definite, overlap, act))
+}
+
 /// One prior turn as lexical.2 reads it: its result, `extra` the definite
 /// reference and, for the newest prior turn (the one that ends where the
 /// live turn starts), the recent overlap and the act of its last assistant
@@ -260,15 +277,106 @@ pub fn lexical2_prior_turn(
         max_turn_bytes,
         include_assistant,
         budget,
-        |w| {
-            let (lexical, entity, capped, definite, overlap) =
-                crate::lexical2::score_prior(live, &w.segments, &w.names, newest);
-            let act = match w.segments[w.user_segments..].last() {
-                Some(text) if newest => crate::lexical2::recent_act(text) as u8,
-                _ => 0,
-            };
-            ((lexical, entity, capped), (definite, overlap, act))
-        },
+        |w| lexical2_scored(live, w, newest),
     )?;
     Ok(prior_result(bound, read, (false, 0.0, 0)))
+}
+
+/// The live turn as hybrid.1 reads it (`table`: the static vectors): the
+/// analysis a `Lexical2LiveTurn` read with hybrid.1's lexicons, `extra`
+/// lexical.2's, then `(additive, lead_dependent, live entity count)` and the pooled value of
+/// the live segments joined by "\n".
+#[pyfunction]
+pub fn hybrid1_live_turn<'py>(
+    py: Python<'py>,
+    table: &Bound<'py, VectorTable>,
+    doc: &Bound<'py, Doc>,
+    start: usize,
+    max_turn_bytes: usize,
+) -> PyResult<Bound<'py, PyTuple>> {
+    let table = table.get().shared();
+    let (w, (analysis, pooled)) = read_live(py, doc, start, max_turn_bytes, |segments| {
+        let analysis = crate::hybrid1::analyze_live(segments);
+        (analysis, crate::hybrid1::pool_segments(&table, segments))
+    })?;
+    let counts = (
+        analysis.base.term_count(),
+        analysis.base.entity_count(),
+        analysis.base.capped,
+        analysis.prose_terms,
+    );
+    let flags = analysis.flags;
+    let cues = &analysis.cues;
+    let extra = (
+        cues_tuple(cues),
+        analysis.content.len(),
+        (
+            cues.additive,
+            cues.lead_dependent,
+            analysis.base.entity_count(),
+        ),
+        PooledText::new(pooled),
+    )
+        .into_pyobject(py)?
+        .into_any();
+    let live = Bound::new(py, Lexical2LiveTurn::new(analysis))?.into_any();
+    live_result(py, live, w, counts, &flags, extra)
+}
+
+/// hybrid.1's `extra` of a prior turn: lexical.2's (definite reference,
+/// recent overlap, act), the pooled value of the turn's segments, and for
+/// the newest prior turn that of its last segment alone (None otherwise).
+type Hybrid1PriorExtra = (bool, f64, u8, Option<PooledText>, Option<PooledText>);
+
+/// One prior turn as hybrid.1 reads it: lexical.2's reading (the live turn's
+/// analysis carries hybrid.1's lexicons) and the pooled values of
+/// `Hybrid1PriorExtra` (None, None when the turn is not read).
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+pub fn hybrid1_prior_turn(
+    py: Python<'_>,
+    table: &Bound<'_, VectorTable>,
+    doc: &Bound<'_, Doc>,
+    live: &Bound<'_, Lexical2LiveTurn>,
+    start: usize,
+    end: usize,
+    max_turn_bytes: usize,
+    include_assistant: bool,
+    budget: i64,
+) -> PyResult<PriorResult<Hybrid1PriorExtra>> {
+    let table = table.get().shared();
+    let live = live.get().analysis();
+    let newest = doc.get().is_newest_prior(end);
+    let (bound, read) = read_prior(
+        py,
+        doc,
+        start,
+        end,
+        max_turn_bytes,
+        include_assistant,
+        budget,
+        |w| {
+            let (scores, (definite, overlap, act)) = lexical2_scored(live, w, newest);
+            let pooled = crate::hybrid1::pool_segments(&table, &w.segments);
+            let last = match w.segments.as_slice() {
+                // One segment: it is the whole turn, already pooled.
+                [_] if newest => Some(pooled.clone()),
+                [.., text] if newest => Some(crate::vectors::pool(&table, text)),
+                _ => None,
+            };
+            (scores, (definite, overlap, act, pooled, last))
+        },
+    )?;
+    let read = read.map(|(size, truncated, tool_cap, excluded, (scores, extra))| {
+        let (definite, overlap, act, pooled, last) = extra;
+        let extra = (
+            definite,
+            overlap,
+            act,
+            Some(PooledText::new(pooled)),
+            last.map(PooledText::new),
+        );
+        (size, truncated, tool_cap, excluded, (scores, extra))
+    });
+    Ok(prior_result(bound, read, (false, 0.0, 0, None, None)))
 }

@@ -49,6 +49,19 @@ where
     run(py, t.len(), || f(t))
 }
 
+impl VectorTable {
+    /// The parsed table, shared (for the per-turn calls of hybrid.1).
+    pub(crate) fn shared(&self) -> Arc<Table> {
+        Arc::clone(&self.table)
+    }
+}
+
+impl PooledText {
+    pub(crate) fn new(inner: Pooled) -> Self {
+        PooledText { inner }
+    }
+}
+
 #[pymethods]
 impl VectorTable {
     #[new]
@@ -119,6 +132,21 @@ impl PooledText {
     #[getter]
     fn spelled(&self) -> u32 {
         self.inner.spelled
+    }
+
+    #[getter]
+    fn words(&self) -> u32 {
+        self.inner.words
+    }
+
+    #[getter]
+    fn whole(&self) -> u32 {
+        self.inner.whole
+    }
+
+    #[getter]
+    fn whole_share(&self) -> f64 {
+        self.inner.whole_share()
     }
 
     #[getter]

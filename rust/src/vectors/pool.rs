@@ -10,7 +10,7 @@
 //! `dot / sqrt(|a|² × |b|²)`, clamped to [-1, 1]; the Python twin does the
 //! same operations, so both give the same bits.
 
-use super::normalize::words;
+use super::normalize::{is_punctuation, words};
 use super::table::Table;
 use super::wordpiece::Piece;
 use super::wordpiece_tables::MAX_TOKENS;
@@ -22,6 +22,10 @@ pub struct Pooled {
     pub known: u32,
     pub unknown: u32,
     pub spelled: u32,
+    /// Words read that are not punctuation nor ASCII digits only ("alphabetic").
+    pub words: u32,
+    /// Of those, the words the vocabulary knows as one token.
+    pub whole: u32,
 }
 
 impl Pooled {
@@ -46,6 +50,16 @@ impl Pooled {
             0.0
         } else {
             f64::from(self.known - self.spelled) / f64::from(self.total())
+        }
+    }
+
+    /// The share of the words read that the vocabulary knows whole (0 when
+    /// no word was read): low for languages it cuts into pieces.
+    pub fn whole_share(&self) -> f64 {
+        if self.words == 0 {
+            0.0
+        } else {
+            f64::from(self.whole) / f64::from(self.words)
         }
     }
 
@@ -90,6 +104,8 @@ impl Pooled {
             known: self.known.saturating_add(other.known),
             unknown: self.unknown.saturating_add(other.unknown),
             spelled: self.spelled.saturating_add(other.spelled),
+            words: self.words.saturating_add(other.words),
+            whole: self.whole.saturating_add(other.whole),
         })
     }
 }
@@ -138,13 +154,34 @@ pub fn tokens(table: &Table, text: &str) -> Vec<Piece> {
 }
 
 /// Hand each kept token of `text` to `f`, in order.
-fn visit(table: &Table, text: &str, mut f: impl FnMut(Piece)) {
+fn visit(table: &Table, text: &str, f: impl FnMut(Piece)) {
+    visit_words(table, text, |_| (), f);
+}
+
+/// Whether a word counts as alphabetic: some character that is neither an
+/// ASCII digit nor punctuation (the tokenizer's test).
+fn alphabetic(word: &str) -> bool {
+    word.chars()
+        .any(|c| !c.is_ascii_digit() && !is_punctuation(c))
+}
+
+/// Hand each word read to `on_word` (with its pieces) and each kept token
+/// to `f`, in order.
+fn visit_words(
+    table: &Table,
+    text: &str,
+    mut on_word: impl FnMut(&[Piece]),
+    mut f: impl FnMut(Piece),
+) {
     let mut kept = 0usize;
     let mut word = String::with_capacity(64);
     let mut pieces = Vec::with_capacity(16);
     words(text, &mut word, |w| {
         pieces.clear();
         table.vocab().pieces(w, &mut pieces);
+        if alphabetic(w) {
+            on_word(&pieces);
+        }
         for &piece in &pieces {
             if kept == MAX_TOKENS {
                 return false;
@@ -234,20 +271,31 @@ pub fn pool(table: &Table, text: &str) -> Pooled {
     const _: () = assert!(255 * 127 * (MAX_TOKENS as i64) < i32::MAX as i64);
     let mut sums = Sums::new(table.dims());
     let (mut known, mut unknown, mut spelled) = (0u32, 0u32, 0u32);
-    visit(table, text, |piece| match piece {
-        Piece::Known(row) => {
-            known += 1;
-            spelled += u32::from(table.spelled(row as usize));
-            let (cells, multiplier) = table.row(row as usize);
-            sums.add(cells, multiplier);
-        }
-        Piece::Unknown => unknown += 1,
-    });
+    let (mut words, mut whole) = (0u32, 0u32);
+    visit_words(
+        table,
+        text,
+        |pieces| {
+            words += 1;
+            whole += u32::from(matches!(pieces, [Piece::Known(_)]));
+        },
+        |piece| match piece {
+            Piece::Known(row) => {
+                known += 1;
+                spelled += u32::from(table.spelled(row as usize));
+                let (cells, multiplier) = table.row(row as usize);
+                sums.add(cells, multiplier);
+            }
+            Piece::Unknown => unknown += 1,
+        },
+    );
     Pooled {
         sums: sums.finish(),
         known,
         unknown,
         spelled,
+        words,
+        whole,
     }
 }
 
@@ -316,6 +364,8 @@ mod tests {
             known: 1,
             unknown: 0,
             spelled: 0,
+            words: 0,
+            whole: 0,
         };
         let scale = |p: &Pooled, k: i64| Pooled {
             sums: p.sums.iter().map(|x| x * k).collect(),
@@ -326,6 +376,8 @@ mod tests {
             known: 1,
             unknown: 0,
             spelled: 0,
+            words: 0,
+            whole: 0,
         };
         let narrow = a.similarity(&b);
         // Scaled by a power of two the cosine is the same real number, and
@@ -348,6 +400,16 @@ mod tests {
         let both = pool(&t, "pasta").merged(&pool(&t, "car zebra")).unwrap();
         assert_eq!(both, pool(&t, "pasta car zebra"));
         assert!(both.merged(&Pooled::default()).is_none());
+    }
+
+    #[test]
+    fn counts_alphabetic_words_and_those_known_whole() {
+        let t = table();
+        // "cooking" is cut into two pieces; "42" and "." are not words.
+        let p = pool(&t, "pasta, cooking 42 zzzz.");
+        assert_eq!((p.words, p.whole), (3, 1));
+        assert_eq!(p.whole_share(), 1.0 / 3.0);
+        assert_eq!(pool(&t, "42 ...").whole_share(), 0.0);
     }
 
     #[test]

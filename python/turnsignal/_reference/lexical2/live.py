@@ -7,7 +7,7 @@ prior turn (with the recent overlap for the newest one).
 
 from __future__ import annotations
 
-from typing import FrozenSet, List, NamedTuple, Sequence, Tuple
+from typing import ClassVar, FrozenSet, List, NamedTuple, Sequence, Tuple
 
 from turnsignal._reference.entities import entity_set
 from turnsignal._reference.lexical2.lexicon import (
@@ -25,6 +25,7 @@ from turnsignal._reference.lexical2.lexicon import (
     STOPWORDS,
 )
 from turnsignal._reference.lexical2.stem import stem
+from turnsignal._reference.lexicon import MarkerLexicons
 from turnsignal._reference.masking import masked_ranges, unmasked_runs
 from turnsignal._reference.phrases import (
     PhraseFlags,
@@ -70,6 +71,9 @@ class Lexical2LiveTurn(LiveTurn):
 
     __slots__ = ("content", "cues", "flags", "heads", "prose_terms")
 
+    #: The lexicons of the phrase flags (hybrid.1's subclass reads its own).
+    markers: ClassVar[MarkerLexicons] = MARKERS
+
     def __init__(self, segments: Sequence[str]) -> None:
         entities, capped = entity_set(segments)
         super().__init__(frozenset(term_set(segments)), frozenset(entities), capped)
@@ -77,7 +81,7 @@ class Lexical2LiveTurn(LiveTurn):
         views = [change_view(segment) for segment in segments]
         self.heads: FrozenSet[str] = frozenset(_definite_heads(views, self.terms))
         self.cues = _cues(segments, views)
-        self.flags: PhraseFlags = phrase_flags(segments, MARKERS)
+        self.flags: PhraseFlags = phrase_flags(segments, self.markers)
         self.prose_terms = prose_term_count(segments)
 
     @property

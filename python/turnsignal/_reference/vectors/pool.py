@@ -5,9 +5,9 @@ computed from integers converted to float once, in the same operations)."""
 from __future__ import annotations
 
 import math
-from typing import List, Optional, Protocol, Sequence, Tuple
+from typing import Iterator, List, Optional, Protocol, Sequence, Tuple
 
-from turnsignal._reference.vectors.normalize import words
+from turnsignal._reference.vectors.normalize import is_punctuation, words
 from turnsignal._reference.vectors.wordpiece import Vocab
 from turnsignal._reference.vectors.wordpiece_tables import MAX_TOKENS
 
@@ -19,6 +19,9 @@ class VectorTable(Protocol):
     dims: int
 
     def pieces(self, text: str) -> List[Optional[int]]: ...
+
+    def word_pieces(self, text: str) -> Iterator[Tuple[Tuple[bool, bool], List[Optional[int]]]]:
+        ...
 
     def spelled(self, row: int) -> bool: ...
 
@@ -33,13 +36,21 @@ _U32_MAX = (1 << 32) - 1
 class PooledText:
     """What is kept of a text: numbers only, never its tokens."""
 
-    __slots__ = ("_sums", "known", "spelled", "unknown")
+    __slots__ = ("_sums", "known", "spelled", "unknown", "whole", "words")
 
-    def __init__(self, sums: Sequence[int], known: int, unknown: int, spelled: int) -> None:
+    def __init__(self, sums: Sequence[int], known: int, unknown: int, spelled: int,
+                 words: int = 0, whole: int = 0) -> None:
         self._sums: Tuple[int, ...] = tuple(sums)
         self.known: int = known
         self.unknown: int = unknown
         self.spelled: int = spelled  # known tokens of one character, not punctuation
+        self.words: int = words  # words read, not punctuation nor ASCII digits only
+        self.whole: int = whole  # of those, known as one token
+
+    @property
+    def whole_share(self) -> float:
+        """The share of the words read known whole (0.0 when none was read)."""
+        return 0.0 if self.words == 0 else self.whole / self.words
 
     @property
     def total(self) -> int:
@@ -86,7 +97,9 @@ class PooledText:
         sums = [max(low, min(high, x + y)) for x, y in zip(self._sums, other._sums)]
         return PooledText(sums, min(_U32_MAX, self.known + other.known),
                           min(_U32_MAX, self.unknown + other.unknown),
-                          min(_U32_MAX, self.spelled + other.spelled))
+                          min(_U32_MAX, self.spelled + other.spelled),
+                          min(_U32_MAX, self.words + other.words),
+                          min(_U32_MAX, self.whole + other.whole))
 
     def __repr__(self) -> str:
         return (f"PooledText(known={self.known}, unknown={self.unknown}, "
@@ -96,27 +109,46 @@ class PooledText:
 def pieces(vocab: Vocab, text: str) -> List[Optional[int]]:
     """The rows of the kept tokens of ``text`` (``None`` for an unknown
     one): at most ``MAX_TOKENS``, from at most ``MAX_TEXT_BYTES`` bytes."""
-    out: List[Optional[int]] = []
+    return [row for _, rows in word_pieces(vocab, text) for row in rows]
+
+
+def _alphabetic(word: str) -> bool:
+    """Some character that is neither an ASCII digit nor punctuation."""
+    return any(not ("0" <= char <= "9") and not is_punctuation(char) for char in word)
+
+
+def word_pieces(vocab: Vocab,
+                text: str) -> Iterator[Tuple[Tuple[bool, bool], List[Optional[int]]]]:
+    """Per word read: whether it counts as alphabetic and a word known
+    whole, and its kept pieces (all of them but the last word's, cut at
+    ``MAX_TOKENS`` kept in all)."""
+    kept = 0
     for word in words(text):
-        out.extend(vocab.pieces(word))
-        if len(out) >= MAX_TOKENS:
-            del out[MAX_TOKENS:]
+        rows = vocab.pieces(word)
+        whole = len(rows) == 1 and rows[0] is not None
+        room = MAX_TOKENS - kept
+        kept += min(room, len(rows))
+        yield (_alphabetic(word), whole), rows[:room]
+        if kept >= MAX_TOKENS:
             break
-    return out
 
 
 def pool(table: VectorTable, text: str) -> PooledText:
     sums = [0] * table.dims
-    known = unknown = spelled = 0
-    for row in table.pieces(text):
-        if row is None:
-            unknown += 1
-            continue
-        known += 1
-        spelled += table.spelled(row)
-        cells, multiplier = table.row(row)
-        if multiplier == 1:
-            sums = [s + c for s, c in zip(sums, cells)]
-        else:
-            sums = [s + multiplier * c for s, c in zip(sums, cells)]
-    return PooledText(sums, known, unknown, spelled)
+    known = unknown = spelled = word_count = whole = 0
+    for (alphabetic, known_whole), rows in table.word_pieces(text):
+        if alphabetic:
+            word_count += 1
+            whole += known_whole
+        for row in rows:
+            if row is None:
+                unknown += 1
+                continue
+            known += 1
+            spelled += table.spelled(row)
+            cells, multiplier = table.row(row)
+            if multiplier == 1:
+                sums = [s + c for s, c in zip(sums, cells)]
+            else:
+                sums = [s + multiplier * c for s, c in zip(sums, cells)]
+    return PooledText(sums, known, unknown, spelled, word_count, whole)

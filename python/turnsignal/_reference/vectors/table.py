@@ -4,7 +4,7 @@ whose comment documents the format)."""
 from __future__ import annotations
 
 import struct
-from typing import List, Optional, Tuple
+from typing import Iterator, List, Optional, Tuple
 
 from turnsignal._reference.vectors import pool as _pool
 from turnsignal._reference.vectors.normalize import is_punctuation
@@ -88,6 +88,12 @@ class VectorTable:
         if not isinstance(text, str):
             raise TypeError(f"text must be str, not {type(text).__name__}")
         return _pool.pieces(self._vocab, text)
+
+    def word_pieces(self, text: str) -> Iterator[Tuple[Tuple[bool, bool], List[Optional[int]]]]:
+        """Per word read: (alphabetic, known whole) and its kept rows."""
+        if not isinstance(text, str):
+            raise TypeError(f"text must be str, not {type(text).__name__}")
+        return _pool.word_pieces(self._vocab, text)
 
     def tokens(self, text: str) -> List[str]:
         """The kept tokens, ``[UNK]`` for an unknown one (for the tests)."""

@@ -11,6 +11,7 @@ from turnsignal.config.evaluators import LEXICAL2
 from turnsignal.topic_continuity.classify.rows import (
     Decision,
     disjoint_row,
+    head_rows,
     not_full,
     overlap_confidence,
 )
@@ -27,7 +28,7 @@ from turnsignal.topic_continuity.result import (
     group_result,
     shared_parts_valid,
 )
-from turnsignal.topic_continuity.walk import LIVE_TOOL, Cues, Extraction
+from turnsignal.topic_continuity.walk import Cues, Extraction
 
 __all__ = ["CHANGE_EVIDENCE_LEVEL", "Lexical2Classifier"]
 
@@ -83,18 +84,7 @@ def _fixed_head(f: Features, live_kind: Optional[str], opaque_only: bool, full: 
                 coverage: Coverage) -> Optional[Decision]:
     """The rows before the new-request row: no threshold nor evidence level
     changes them."""
-    if live_kind == LIVE_TOOL:
-        return _CONTINUATION, Reason.TOOL_EXCHANGE, 1.0
-    if opaque_only:
-        return _UNKNOWN, Reason.OPAQUE_ONLY, 0.0
-    decided = _explicit(f, full, coverage)
-    if decided:
-        return decided
-    if f.strong_reference:
-        return _CONTINUATION, Reason.REFERENCE, 0.8
-    if f.acknowledgement:
-        return _CONTINUATION, Reason.ACKNOWLEDGEMENT, 0.5
-    return None
+    return head_rows(f, live_kind, opaque_only, _explicit(f, full, coverage))
 
 
 def _new_request_row(cues: Cues, full: bool, coverage: Coverage) -> Optional[Decision]:

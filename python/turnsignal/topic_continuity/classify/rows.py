@@ -3,17 +3,18 @@ reads the same way. No text work."""
 
 from __future__ import annotations
 
-from typing import Tuple
+from typing import Any, Optional, Tuple
 
 from turnsignal.topic_continuity.constants import DISJOINT_CONFIDENCE_MAX, DISJOINT_CONFIDENCE_MIN
 from turnsignal.topic_continuity.result import Class, Coverage, Reason
+from turnsignal.topic_continuity.walk import LIVE_TOOL
 
-__all__ = ["Decision", "disjoint_row", "not_full", "overlap_confidence"]
+__all__ = ["Decision", "disjoint_row", "head_rows", "not_full", "overlap_confidence"]
 
 #: A row's answer: class, reason, confidence.
 Decision = Tuple[Class, Reason, float]
 
-_CHANGE, _UNKNOWN = Class.CHANGE, Class.UNKNOWN
+_CHANGE, _UNKNOWN, _CONTINUATION = Class.CHANGE, Class.UNKNOWN, Class.CONTINUATION
 _WINDOW, _DISJOINT = Coverage.WINDOW, Reason.DISJOINT
 _BEYOND_WINDOW, _INCOMPLETE = Reason.HISTORY_BEYOND_WINDOW, Reason.INCOMPLETE_HISTORY
 
@@ -38,3 +39,21 @@ def disjoint_row(r: float, ch: float, full: bool, coverage: Coverage) -> Decisio
         return _CHANGE, _DISJOINT, DISJOINT_CONFIDENCE_MAX
     # Written order matters for the last bit: (0.3*(ch-r))/ch, not 0.3*((ch-r)/ch).
     return _CHANGE, _DISJOINT, DISJOINT_CONFIDENCE_MIN + 0.3 * (ch - r) / ch
+
+
+def head_rows(f: Any, live_kind: Optional[str], opaque_only: bool,
+              marker: Optional[Decision]) -> Optional[Decision]:
+    """The rows lexical.2 and hybrid.1 open their tables with: a tool
+    exchange, an opaque-only turn, the evaluator's marker rows (``marker``,
+    already decided), a strong reference, an acknowledgement."""
+    if live_kind == LIVE_TOOL:
+        return _CONTINUATION, Reason.TOOL_EXCHANGE, 1.0
+    if opaque_only:
+        return _UNKNOWN, Reason.OPAQUE_ONLY, 0.0
+    if marker:
+        return marker
+    if f.strong_reference:
+        return _CONTINUATION, Reason.REFERENCE, 0.8
+    if f.acknowledgement:
+        return _CONTINUATION, Reason.ACKNOWLEDGEMENT, 0.5
+    return None
