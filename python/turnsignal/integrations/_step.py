@@ -72,8 +72,9 @@ class UnsupportedVersionReport:
 
 
 class ResetStep:
-    """``signal`` (default: ``TopicContinuity([RESET_RULE])``, evaluator hybrid.1), ``reset`` (default:
-    ``HistoryReset()``), ``on_outcome`` (optional, e.g. to count outcomes)."""
+    """``signal`` (default: ``TopicContinuity([RESET_RULE])``, evaluator
+    hybrid.1), ``reset`` (default: ``HistoryReset()``), ``on_outcome``
+    (optional, e.g. to count outcomes)."""
 
     __slots__ = ("name", "on_outcome", "report", "reset", "signal")
 

@@ -135,8 +135,8 @@ def _recorded(kwargs: Mapping[str, Any]) -> bool:
 
 class TurnsignalLogger(_custom_logger.CustomLogger):  # type: ignore[misc]
     """See the module documentation. ``signal`` is a ``TopicContinuity``
-    (default: ``TopicContinuity([RESET_RULE])``, evaluator hybrid.1) or a ``Router``; instances are safe to
-    share between requests."""
+    (default: ``TopicContinuity([RESET_RULE])``, evaluator hybrid.1) or a
+    ``Router``; instances are safe to share between requests."""
 
     def __init__(self, signal: Optional[Signal] = None, *, route: bool = False,
                  reset: Optional[HistoryReset] = None, inline_items: int = 8,

@@ -188,7 +188,7 @@ class TurnCalls(NamedTuple):
         return found
 
 
-_BOUND: Dict[Tuple["TurnCalls", ModuleType], "Turns"] = {}
+_BOUND: Dict[Tuple[TurnCalls, ModuleType], Turns] = {}
 
 
 #: ``TurnCalls`` bound to one implementation's functions: (live_turn,
