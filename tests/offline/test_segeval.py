@@ -263,13 +263,15 @@ def test_lexical2_rows_beside_lexical1(tmp_path: Path) -> None:
     extra.write_text(json.dumps(dict(_case("test", "9", 2, answer, "continuation"),
                                      source="flights")) + "\n", encoding="utf-8")
     report = run_experiment([tmp_path])
-    assert report.evaluators == ["lexical.1", "lexical.2"]
+    assert report.evaluators == ["lexical.1", "lexical.2", "hybrid.1"]
     names = [feature.name for feature in report.features]
-    assert names[-2:] == ["topic_continuity lexical.1", "topic_continuity lexical.2"]
+    assert names[-3:] == ["topic_continuity lexical.1", "topic_continuity lexical.2",
+                          "topic_continuity hybrid.1"]
     for table in report.session_segmentation.values():
         assert {"lexical.2 segment", "lexical.2 window"} <= set(table)
     for table in report.dialogues.values():
         assert {"lexical.2 segment", "lexical.2 window"} <= set(table)
+        assert {"hybrid.1 segment", "hybrid.1 window"} <= set(table)
     flights = report.dialogues[("flights", "all")]
     assert flights["lexical.1 segment"].boundaries.hypothesis == 1
     assert flights["lexical.2 segment"].boundaries.hypothesis == 0

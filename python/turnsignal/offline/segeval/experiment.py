@@ -35,13 +35,14 @@ from turnsignal.offline.segeval.scoring import Scores, roc_points, score_feature
 from turnsignal.offline.segeval.sessions import FEATURES, Transition, analyse_session
 from turnsignal.sessions import find_files, read_claude_code
 from turnsignal.sessions.load import is_claude_code_file
-from turnsignal.topic_continuity import TopicContinuity
+from turnsignal.topic_continuity import SEGMENT_RULE, TopicContinuity
 
 __all__ = ["EVALUATOR_CANDIDATES", "SegmentationReport", "available_evaluators",
            "run_experiment"]
 
 #: Evaluator versions tried, in order; those the configuration rejects are skipped.
-EVALUATOR_CANDIDATES = ("lexical.1", "lexical.2")
+#: hybrid.1 runs with ``SEGMENT_RULE`` (its similarity level) unless a rule names it.
+EVALUATOR_CANDIDATES = ("lexical.1", "lexical.2", "hybrid.1")
 JACCARD_THRESHOLD = 0.3
 SWEEP = (0.1, 0.2, 0.3, 0.4, 0.5)
 
@@ -68,6 +69,8 @@ def available_evaluators(rule: Any = None, implementation: Optional[str] = None
     named = rule_evaluator(rule)
     for version in EVALUATOR_CANDIDATES:
         base = rule if named in (None, version) else None
+        if base is None and version == SEGMENT_RULE["evaluator"]:
+            base = SEGMENT_RULE
         try:
             found[version] = build_signal(version, base, implementation)
         except ConfigError:
