@@ -133,15 +133,21 @@ impl StrSet {
     /// Index of `s`, if present.
     #[inline]
     pub fn find(&self, s: &str) -> Option<usize> {
+        self.find_bytes(s.as_bytes())
+    }
+
+    /// Index of the string whose UTF-8 bytes are `s`, if present.
+    #[inline]
+    pub fn find_bytes(&self, s: &[u8]) -> Option<usize> {
         if self.spans.is_empty() {
             return None;
         }
-        self.find_hashed(s, hash_bytes(s.as_bytes())).ok()
+        self.find_hashed(s, hash_bytes(s)).ok()
     }
 
     /// `Ok(index)` when present, else `Err(slot)` where it would go.
     #[inline]
-    fn find_hashed(&self, s: &str, h: u64) -> Result<usize, usize> {
+    fn find_hashed(&self, s: &[u8], h: u64) -> Result<usize, usize> {
         let mask = self.mask();
         let mut pos = (h as usize) & mask;
         loop {
@@ -152,7 +158,7 @@ impl StrSet {
             let idx = e as usize;
             if self.hashes[idx] == h {
                 let (a, b) = self.spans[idx];
-                if eq_bytes(&self.arena.as_bytes()[a..b], s.as_bytes()) {
+                if eq_bytes(&self.arena.as_bytes()[a..b], s) {
                     return Ok(idx);
                 }
             }
@@ -182,7 +188,7 @@ impl StrSet {
             self.grow();
         }
         let h = hash_bytes(s.as_bytes());
-        match self.find_hashed(s, h) {
+        match self.find_hashed(s.as_bytes(), h) {
             Ok(idx) => (idx, false),
             Err(slot) => {
                 let idx = self.spans.len();
@@ -295,6 +301,8 @@ mod tests {
         assert_eq!(s.insert("alpha"), (0, false));
         assert_eq!(s.find("beta"), Some(1));
         assert_eq!(s.find("gamma"), None);
+        assert_eq!(s.find_bytes(b"beta"), Some(1));
+        assert_eq!(s.find_bytes(b"bet"), None);
         for i in 0..10_000 {
             s.insert(&format!("w{i}"));
         }

@@ -12,14 +12,19 @@
 //!   CJK characters and punctuation as words, accents stripped, lowercased;
 //! * `wordpiece` — greedy longest-match-first WordPiece over the vocabulary;
 //! * `table` — the one binary format of the table, parsed once;
+//! * `visit` — a text's words and kept tokens, through `ascii` (the
+//!   tokenizer and WordPiece fused into one pass, for ASCII texts) or
+//!   `normalize` then `wordpiece` (any text);
 //! * `pool` — pooled values, their similarity and their sum.
 //!
 //! Bounded by count: at most `MAX_TEXT_BYTES` bytes of a text are read and
 //! at most `MAX_TOKENS` tokens kept (`data/wordpiece.toml`).
 
+mod ascii;
 pub mod normalize;
 pub mod pool;
 pub mod table;
+mod visit;
 pub mod wordpiece;
 #[rustfmt::skip]
 #[allow(clippy::all)]

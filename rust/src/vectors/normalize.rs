@@ -18,14 +18,14 @@ use super::wordpiece_tables::{CJK, FOLD, MARK, MAX_TEXT_BYTES, OTHER};
 use crate::charclass::byte_prefix;
 use crate::tables::{PUNCT, SPACE};
 
-const DROP: u8 = 0;
-const WHITE: u8 = 1;
-const PUNCTUATION: u8 = 2;
-const WORD: u8 = 3;
+pub(super) const DROP: u8 = 0;
+pub(super) const WHITE: u8 = 1;
+pub(super) const PUNCTUATION: u8 = 2;
+pub(super) const WORD: u8 = 3;
 
 /// The class of each ASCII character: controls other than tab, newline and
 /// carriage return (vertical tab and form feed included) are dropped.
-const ASCII: [u8; 128] = {
+pub(super) const ASCII: [u8; 128] = {
     let mut classes = [WORD; 128];
     let mut c = 0;
     while c < 128 {
@@ -137,14 +137,11 @@ impl<F: FnMut(&str) -> bool> Words<'_, F> {
 }
 
 /// Hand each word of `text` (normalized as above) to `emit`, in order, until
-/// it answers `false`; `word` is scratch space.
+/// it answers `false`; `word` is scratch space. (Pooling reads ASCII texts
+/// through the fused path of `super::ascii` instead.)
 pub fn words<F: FnMut(&str) -> bool>(text: &str, word: &mut String, emit: F) {
     let text = byte_prefix(text, MAX_TEXT_BYTES);
     word.clear();
-    if text.is_ascii() {
-        ascii_words(text, word, emit);
-        return;
-    }
     let mut words = Words {
         word,
         emit,
@@ -169,47 +166,6 @@ pub fn words<F: FnMut(&str) -> bool>(text: &str, word: &mut String, emit: F) {
         }
     }
     words.flush();
-}
-
-/// `words` for ASCII text, the common case: a word is a run of word and
-/// dropped characters, handed over as a slice of `text` unless it must be
-/// lowercased or cleaned (then copied into `word`).
-fn ascii_words<F: FnMut(&str) -> bool>(text: &str, word: &mut String, mut emit: F) {
-    let bytes = text.as_bytes();
-    let mut start = 0;
-    let mut copy = false; // the run holds an uppercase or a dropped character
-    let mut flush = |start: usize, end: usize, copy: bool, emit: &mut F| -> bool {
-        if start == end {
-            return true;
-        }
-        if !copy {
-            return emit(&text[start..end]);
-        }
-        word.clear();
-        for &b in &bytes[start..end] {
-            if ASCII[b as usize] == WORD {
-                word.push(char::from(b.to_ascii_lowercase()));
-            }
-        }
-        word.is_empty() || emit(word)
-    };
-    for (i, &b) in bytes.iter().enumerate() {
-        match ASCII[b as usize] {
-            WORD => copy |= b.is_ascii_uppercase(),
-            DROP => copy = true,
-            class => {
-                if !flush(start, i, copy, &mut emit) {
-                    return;
-                }
-                if class == PUNCTUATION && !emit(&text[i..i + 1]) {
-                    return;
-                }
-                start = i + 1;
-                copy = false;
-            }
-        }
-    }
-    flush(start, bytes.len(), copy, &mut emit);
 }
 
 #[cfg(test)]

@@ -10,10 +10,9 @@
 //! `dot / sqrt(|a|² × |b|²)`, clamped to [-1, 1]; the Python twin does the
 //! same operations, so both give the same bits.
 
-use super::normalize::{is_punctuation, words};
-use super::table::Table;
+use super::table::{Table, NARROW_ROWS};
+use super::visit::{visit, Visitor};
 use super::wordpiece::Piece;
-use super::wordpiece_tables::MAX_TOKENS;
 
 /// What is kept of a text: numbers only, never its tokens.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -148,160 +147,82 @@ fn products_i128(a: &[i64], b: &[i64]) -> (i128, i128, i128) {
 /// The tokens kept of `text`, in order: at most `MAX_TOKENS`, from at most
 /// `MAX_TEXT_BYTES` bytes.
 pub fn tokens(table: &Table, text: &str) -> Vec<Piece> {
-    let mut pieces = Vec::new();
-    visit(table, text, |piece| pieces.push(piece));
-    pieces
-}
-
-/// Hand each kept token of `text` to `f`, in order.
-fn visit(table: &Table, text: &str, f: impl FnMut(Piece)) {
-    visit_words(table, text, |_| (), f);
-}
-
-/// Whether a word counts as alphabetic: some character that is neither an
-/// ASCII digit nor punctuation (the tokenizer's test).
-fn alphabetic(word: &str) -> bool {
-    word.chars()
-        .any(|c| !c.is_ascii_digit() && !is_punctuation(c))
-}
-
-/// Hand each word read to `on_word` (with its pieces) and each kept token
-/// to `f`, in order.
-fn visit_words(
-    table: &Table,
-    text: &str,
-    mut on_word: impl FnMut(&[Piece]),
-    mut f: impl FnMut(Piece),
-) {
-    let mut kept = 0usize;
-    let mut word = String::with_capacity(64);
-    let mut pieces = Vec::with_capacity(16);
-    words(text, &mut word, |w| {
-        pieces.clear();
-        table.vocab().pieces(w, &mut pieces);
-        if alphabetic(w) {
-            on_word(&pieces);
-        }
-        for &piece in &pieces {
-            if kept == MAX_TOKENS {
-                return false;
-            }
-            f(piece);
-            kept += 1;
-        }
-        kept < MAX_TOKENS
-    });
-}
-
-/// The running sums of one text. Rows of a table with one scale are added
-/// into 16-bit lanes, flushed into the 32-bit sums every `BLOCK` rows (so
-/// twice as many lanes per vector instruction, and no multiplication:
-/// 32-bit multiplies are slow on the baseline x86-64 the wheel targets);
-/// rows with a multiplier go straight to the 32-bit sums. The integers are
-/// the same either way.
-struct Sums {
-    wide: Vec<i32>,
-    narrow: Vec<i16>,
-    in_narrow: usize,
-}
-
-/// Rows added to the 16-bit lanes between flushes: 127 × 256 ≤ i16::MAX.
-const BLOCK: usize = 256;
-const _: () = assert!(127 * BLOCK <= i16::MAX as usize);
-
-impl Sums {
-    fn new(dims: usize) -> Sums {
-        Sums {
-            wide: vec![0; dims],
-            narrow: vec![0; dims],
-            in_narrow: 0,
+    struct Tokens(Vec<Piece>);
+    impl Visitor for Tokens {
+        fn word(&mut self, _whole: bool) {}
+        fn token(&mut self, piece: Piece) {
+            self.0.push(piece);
         }
     }
+    let mut out = Tokens(Vec::new());
+    visit(table, text, &mut out);
+    out.0
+}
 
-    fn add(&mut self, cells: &[i8], multiplier: i32) {
-        if multiplier != 1 {
-            add_scaled_cells(&mut self.wide, cells, multiplier);
-            return;
-        }
-        for (sum, &cell) in self.narrow.iter_mut().zip(cells) {
-            *sum += i16::from(cell);
-        }
-        self.in_narrow += 1;
-        if self.in_narrow == BLOCK {
-            self.flush();
-        }
-    }
+/// Known rows gathered before they are summed (`Table::add_rows`, which
+/// sums up to `NARROW_ROWS` at a time in 16-bit lanes): a stack array, so
+/// pooling allocates only the sums it returns.
+const BATCH: usize = 64;
+const _: () = assert!(BATCH <= NARROW_ROWS);
 
+/// The pooled value of one text, as its tokens arrive.
+struct Pooling<'t> {
+    table: &'t Table,
+    pooled: Pooled,
+    batch: [u32; BATCH],
+    in_batch: usize,
+}
+
+impl Pooling<'_> {
     fn flush(&mut self) {
-        for (wide, narrow) in self.wide.iter_mut().zip(self.narrow.iter_mut()) {
-            *wide += i32::from(*narrow);
-            *narrow = 0;
-        }
-        self.in_narrow = 0;
-    }
-
-    fn finish(mut self) -> Vec<i64> {
-        self.flush();
-        self.wide.into_iter().map(i64::from).collect()
+        let rows = &self.batch[..self.in_batch];
+        self.table.add_rows(rows, &mut self.pooled.sums);
+        self.in_batch = 0;
     }
 }
 
-fn add_scaled_cells(sums: &mut [i32], cells: &[i8], multiplier: i32) {
-    const LANES: usize = 16;
-    let mut sum_chunks = sums.chunks_exact_mut(LANES);
-    let mut cell_chunks = cells.chunks_exact(LANES);
-    for (s, c) in (&mut sum_chunks).zip(&mut cell_chunks) {
-        for lane in 0..LANES {
-            s[lane] += multiplier * i32::from(c[lane]);
-        }
+impl Visitor for Pooling<'_> {
+    #[inline(always)]
+    fn word(&mut self, whole: bool) {
+        self.pooled.words += 1;
+        self.pooled.whole += u32::from(whole);
     }
-    for (s, &c) in sum_chunks
-        .into_remainder()
-        .iter_mut()
-        .zip(cell_chunks.remainder())
-    {
-        *s += multiplier * i32::from(c);
+
+    #[inline(always)]
+    fn token(&mut self, piece: Piece) {
+        match piece {
+            Piece::Known(row) => {
+                self.pooled.known += 1;
+                self.pooled.spelled += u32::from(self.table.spelled(row as usize));
+                self.batch[self.in_batch] = row;
+                self.in_batch += 1;
+                if self.in_batch == BATCH {
+                    self.flush();
+                }
+            }
+            Piece::Unknown => self.pooled.unknown += 1,
+        }
     }
 }
 
 /// The pooled value of `text`.
 pub fn pool(table: &Table, text: &str) -> Pooled {
-    // Within one text the sums fit in i32: |multiplier × int8| ≤ 255 × 127,
-    // times at most MAX_TOKENS tokens.
-    const _: () = assert!(255 * 127 * (MAX_TOKENS as i64) < i32::MAX as i64);
-    let mut sums = Sums::new(table.dims());
-    let (mut known, mut unknown, mut spelled) = (0u32, 0u32, 0u32);
-    let (mut words, mut whole) = (0u32, 0u32);
-    visit_words(
+    let mut pooling = Pooling {
         table,
-        text,
-        |pieces| {
-            words += 1;
-            whole += u32::from(matches!(pieces, [Piece::Known(_)]));
-        },
-        |piece| match piece {
-            Piece::Known(row) => {
-                known += 1;
-                spelled += u32::from(table.spelled(row as usize));
-                let (cells, multiplier) = table.row(row as usize);
-                sums.add(cells, multiplier);
-            }
-            Piece::Unknown => unknown += 1,
-        },
-    );
-    Pooled {
-        sums: sums.finish(),
-        known,
-        unknown,
-        spelled,
-        words,
-        whole,
-    }
+        pooled: Pooled::default(),
+        batch: [0; BATCH],
+        in_batch: 0,
+    };
+    visit(table, text, &mut pooling);
+    // Sizes the sums to the table's dimensions even when no row came.
+    pooling.flush();
+    pooling.pooled
 }
 
 #[cfg(test)]
 mod tests {
     use super::super::table::tests::encode;
+    use super::super::wordpiece_tables::MAX_TOKENS;
     use super::*;
 
     fn table() -> Table {

@@ -67,8 +67,10 @@ impl Vocab {
         vocab
     }
 
-    fn find(&self, piece: &str, continued: bool) -> Option<u32> {
-        let (set, short, rows) = if continued {
+    /// The set, short index and rows of word-initial or continuation pieces.
+    #[inline]
+    fn side(&self, continued: bool) -> (&StrSet, &ShortIndex, &[u32]) {
+        if continued {
             (
                 &self.continuation,
                 &self.continuation_short,
@@ -76,7 +78,11 @@ impl Vocab {
             )
         } else {
             (&self.initial, &self.initial_short, &self.initial_rows)
-        };
+        }
+    }
+
+    fn find(&self, piece: &str, continued: bool) -> Option<u32> {
+        let (set, short, rows) = self.side(continued);
         // Every short member is in the short index: a miss there is final.
         let index = match pack_short(piece.as_bytes()) {
             Some(key) => short.get(key),
@@ -88,43 +94,171 @@ impl Vocab {
     /// The pieces of one word, in order, appended to `out` (`Known` rows,
     /// or a single `Unknown`).
     pub fn pieces(&self, word: &str, out: &mut Vec<Piece>) {
-        let first = out.len();
+        let mut cut = Cut::new();
+        self.cut(word, &mut cut);
+        out.extend(cut.pieces());
+    }
+
+    /// Cut one word into `out`.
+    pub fn cut(&self, word: &str, out: &mut Cut) {
         // A word of at most MAX_WORD_CHARS bytes has at most as many characters.
         if word.len() > MAX_WORD_CHARS && word.chars().nth(MAX_WORD_CHARS).is_some() {
-            out.push(Piece::Unknown);
+            out.len = 0;
             return;
         }
+        self.greedy(
+            word.len(),
+            |end| word.is_char_boundary(end),
+            |start, end, continued| self.find(&word[start..end], continued),
+            out,
+        );
+    }
+
+    /// Greedy longest-match-first over a word of `len` bytes (at most
+    /// `MAX_WORD_CHARS` characters): `boundary(end)` says whether a piece
+    /// may end at byte `end`, `find` looks the bytes `start..end` up.
+    #[inline(always)]
+    fn greedy(
+        &self,
+        len: usize,
+        boundary: impl Fn(usize) -> bool,
+        find: impl Fn(usize, usize, bool) -> Option<u32>,
+        out: &mut Cut,
+    ) {
+        out.len = 0;
         let mut start = 0;
-        while start < word.len() {
+        while start < len {
             let continued = start > 0;
             let longest = if continued {
                 self.longest_continuation
             } else {
                 self.longest_initial
             };
-            let mut end = word.len().min(start + longest);
-            let mut found = None;
-            while end > start {
-                if word.is_char_boundary(end) {
-                    if let Some(row) = self.find(&word[start..end], continued) {
-                        found = Some(row);
-                        break;
+            let mut end = len.min(start + longest);
+            let row = loop {
+                if end == start {
+                    out.len = 0;
+                    return;
+                }
+                if boundary(end) {
+                    if let Some(row) = find(start, end, continued) {
+                        break row;
                     }
                 }
                 end -= 1;
-            }
-            match found {
-                Some(row) => {
-                    out.push(Piece::Known(row));
-                    start = end;
-                }
-                None => {
-                    out.truncate(first);
-                    out.push(Piece::Unknown);
-                    return;
-                }
-            }
+            };
+            // Each piece holds at least one of the word's at most
+            // MAX_WORD_CHARS characters: `out.rows` has room.
+            out.rows[out.len] = row;
+            out.len += 1;
+            start = end;
         }
+    }
+
+    /// `start..end` of an ASCII word looked up: a piece of at most 8 bytes
+    /// by one load masked to its length (the key `pack_short` would build:
+    /// an ASCII word holds no NUL), a longer one by hash.
+    #[inline(always)]
+    fn find_ascii(
+        &self,
+        word: &AsciiWord,
+        start: usize,
+        end: usize,
+        continued: bool,
+    ) -> Option<u32> {
+        let (set, short, rows) = self.side(continued);
+        let n = end - start;
+        let index = if n <= 8 {
+            let mut bytes = [0u8; 8];
+            bytes.copy_from_slice(&word[start..start + 8]);
+            short.get(u64::from_le_bytes(bytes) & (u64::MAX >> (64 - 8 * n)))
+        } else {
+            set.find_bytes(&word[start..end])
+        };
+        index.map(|i| rows[i])
+    }
+
+    /// The row of the first `len` bytes of `word` (lowercase ASCII, 1 to
+    /// `MAX_WORD_CHARS` bytes) when they are one word-initial piece: the
+    /// first probe of the greedy cut, and the answer for most words.
+    #[inline]
+    pub fn whole_ascii(&self, word: &AsciiWord, len: usize) -> Option<u32> {
+        if len > self.longest_initial {
+            return None;
+        }
+        self.find_ascii(word, 0, len, false)
+    }
+
+    /// Cut the first `len` bytes of `word` (lowercase ASCII, 1 to
+    /// `MAX_WORD_CHARS` bytes) into `out`: every byte ends a character.
+    pub fn cut_ascii(&self, word: &AsciiWord, len: usize, out: &mut Cut) {
+        self.greedy(
+            len,
+            |_| true,
+            |start, end, continued| self.find_ascii(word, start, end, continued),
+            out,
+        );
+    }
+
+    /// The token of an ASCII character that is a word of its own
+    /// (punctuation): its word-initial row, or unknown.
+    #[inline]
+    pub fn ascii_char(&self, c: u8) -> Piece {
+        if c == 0 {
+            return Piece::Unknown;
+        }
+        match self.initial_short.get(u64::from(c)) {
+            Some(i) => Piece::Known(self.initial_rows[i]),
+            None => Piece::Unknown,
+        }
+    }
+}
+
+/// Room for one word of the ASCII path: at most `MAX_WORD_CHARS` bytes,
+/// then 8 more so that 8 bytes load from any position within the word.
+pub const ASCII_WORD_ROOM: usize = MAX_WORD_CHARS + 8;
+
+/// One word's bytes on the ASCII path (see `ASCII_WORD_ROOM`).
+pub type AsciiWord = [u8; ASCII_WORD_ROOM];
+
+/// The pieces of one word: the rows of its known pieces, or none when the
+/// word is one unknown token. Fixed room, so cutting never allocates.
+pub struct Cut {
+    rows: [u32; MAX_WORD_CHARS],
+    len: usize,
+}
+
+impl Default for Cut {
+    fn default() -> Self {
+        Cut::new()
+    }
+}
+
+impl Cut {
+    pub fn new() -> Cut {
+        Cut {
+            rows: [0; MAX_WORD_CHARS],
+            len: 0,
+        }
+    }
+
+    /// The rows of the known pieces (empty when the word is unknown).
+    pub fn rows(&self) -> &[u32] {
+        &self.rows[..self.len]
+    }
+
+    /// Whether the word is one known token.
+    pub fn whole(&self) -> bool {
+        self.len == 1
+    }
+
+    /// The tokens of the word, in order.
+    pub fn pieces(&self) -> impl Iterator<Item = Piece> + '_ {
+        let unknown = (self.len == 0).then_some(Piece::Unknown);
+        self.rows()
+            .iter()
+            .map(|&row| Piece::Known(row))
+            .chain(unknown)
     }
 }
 
