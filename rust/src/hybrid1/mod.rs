@@ -92,20 +92,11 @@ mod tests {
     use super::*;
     use crate::vectors::table::tests::encode;
 
+    /// A vocabulary of whole words and one continuation piece, 2 dims.
     fn table() -> Table {
-        let data = encode(
-            &["pasta", "grams", "cook", "##ing", "car", "[UNK]"],
-            &[
-                vec![10, 2, 0],
-                vec![8, 3, 1],
-                vec![9, 0, 2],
-                vec![1, 1, 1],
-                vec![-5, 9, 0],
-                vec![0, 0, 0],
-            ],
-            None,
-        );
-        Table::parse(&data).unwrap()
+        let tokens = ["pasta", "grams", "cook", "##ing", "car"];
+        let rows = [vec![3, 1], vec![2, 2], vec![1, 3], vec![1, 1], vec![-1, 2]];
+        Table::parse(&encode(&tokens, &rows, None)).unwrap()
     }
 
     fn joined(t: &Table, segments: &[&str]) -> Pooled {
