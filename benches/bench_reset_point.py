@@ -15,7 +15,10 @@ Run: ``pytest benches/bench_reset_point.py --benchmark-only``; or
 ``python benches/bench_reset_point.py [--implementation native] [--rounds 5]``
 for the ratio measured in one run (the best of ``rounds`` passes of each);
 add ``--instructions`` for the same ratio in instructions counted by valgrind
-(callgrind: noise-free on a loaded machine; instructions are not time).
+(callgrind: noise-free on a loaded machine; instructions are not time), and
+``--rule reset`` for the signal the integrations default to,
+``TopicContinuity([RESET_RULE])`` (hybrid.1: an explicit marker decides at
+any coverage, so every marker-led turn is a boundary too).
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence
 
 import pytest
 
-from turnsignal import HistoryReset, TopicContinuity
+from turnsignal import RESET_RULE, HistoryReset, TopicContinuity
 
 TURNS = 100
 BOUNDARY = 2  # the index of the "New topic" turn
@@ -72,13 +75,32 @@ def reset_points(signal: TopicContinuity, reset: HistoryReset,
             for request, evaluation in pairs]
 
 
-def check(outcomes: Sequence[Any]) -> int:
-    """The boundary holds for the 15 turns after it, then the history comes back."""
+#: The signals measured: lexical.1's embedded default, and the integrations' default.
+RULES = {"default": None, "reset": [RESET_RULE]}
+
+
+def signal_for(rule: str, implementation: str) -> TopicContinuity:
+    return TopicContinuity(RULES[rule], implementation=implementation)
+
+
+def boundaries(rule: str) -> List[int]:
+    """The turns that are boundaries: "New topic", and under RESET_RULE each
+    marker-led turn as well (lexical.1 keeps those: beyond its window)."""
+    if rule == "default":
+        return [BOUNDARY]
+    return [BOUNDARY, *range(MARKER_EVERY, TURNS, MARKER_EVERY)]
+
+
+def check(outcomes: Sequence[Any], rule: str = "default") -> int:
+    """Each boundary holds for the 15 turns after it (the reset point looks
+    back 16 user turns), then the history comes back."""
+    found = boundaries(rule)
+    held = {turn for start in found for turn in range(start + 1, start + 16)} - set(found)
     earlier = [n for n, outcome in enumerate(outcomes) if outcome.basis == "earlier_turn"]
-    assert outcomes[BOUNDARY].applied and outcomes[BOUNDARY].basis == "request"
-    assert earlier == list(range(BOUNDARY + 1, BOUNDARY + 16)), earlier
-    assert all(outcome.applied for outcome in outcomes[BOUNDARY:BOUNDARY + 16])
-    assert not any(outcome.applied for outcome in outcomes[BOUNDARY + 16:])
+    assert all(outcomes[n].applied and outcomes[n].basis == "request" for n in found)
+    assert earlier == sorted(held), earlier
+    applied = [n for n, outcome in enumerate(outcomes) if outcome.applied]
+    assert applied == sorted(held | set(found)), applied
     return len(earlier)
 
 
@@ -87,20 +109,22 @@ def requests() -> List[Dict[str, Any]]:
     return session_requests()
 
 
-def test_one_evaluation_per_request(benchmark: Any, implementation: str,
+@pytest.mark.parametrize("rule", sorted(RULES))
+def test_one_evaluation_per_request(benchmark: Any, implementation: str, rule: str,
                                     requests: List[Dict[str, Any]]) -> None:
-    signal = TopicContinuity(implementation=implementation)
+    signal = signal_for(rule, implementation)
     evaluations = benchmark(evaluate_all, signal, requests)
     assert len(evaluations) == TURNS
     benchmark.extra_info["requests"] = TURNS
 
 
-def test_the_reset_point_of_every_request(benchmark: Any, implementation: str,
+@pytest.mark.parametrize("rule", sorted(RULES))
+def test_the_reset_point_of_every_request(benchmark: Any, implementation: str, rule: str,
                                           requests: List[Dict[str, Any]]) -> None:
-    signal = TopicContinuity(implementation=implementation)
+    signal = signal_for(rule, implementation)
     pairs = list(zip(requests, evaluate_all(signal, requests)))
     outcomes = benchmark(reset_points, signal, HistoryReset(), pairs)
-    benchmark.extra_info["earlier_turn_resets"] = check(outcomes)
+    benchmark.extra_info["earlier_turn_resets"] = check(outcomes, rule)
 
 
 def _best(rounds: int, work: Callable[[], Any]) -> float:
@@ -112,10 +136,10 @@ def _best(rounds: int, work: Callable[[], Any]) -> float:
     return min(times)
 
 
-def _child(mode: str, implementation: str) -> None:
+def _child(mode: str, implementation: str, rule: str) -> None:
     """Set up and warm up everything, then run ``mode`` once (none: the baseline)."""
     requests = session_requests()
-    signal = TopicContinuity(implementation=implementation)
+    signal = signal_for(rule, implementation)
     reset = HistoryReset()
     pairs = list(zip(requests, evaluate_all(signal, requests)))
     reset_points(signal, reset, pairs)
@@ -125,9 +149,10 @@ def _child(mode: str, implementation: str) -> None:
         reset_points(signal, reset, pairs)
 
 
-def _instructions(mode: str, implementation: str) -> int:
+def _instructions(mode: str, implementation: str, rule: str) -> int:
     command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
-               sys.executable, __file__, "--child", mode, "--implementation", implementation]
+               sys.executable, __file__, "--child", mode, "--implementation", implementation,
+               "--rule", rule]
     env = dict(os.environ, PYTHONHASHSEED="0")
     done = subprocess.run(command, capture_output=True, text=True, env=env, check=True)
     found = re.search(r"Collected : ([\d,]+)", done.stderr)
@@ -141,28 +166,30 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--implementation", choices=("native", "python"), default="native")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--instructions", action="store_true")
+    parser.add_argument("--rule", choices=sorted(RULES), default="default")
     parser.add_argument("--child", choices=("none", "evaluate", "reset_point"),
                         help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
-        _child(args.child, args.implementation)
+        _child(args.child, args.implementation, args.rule)
         return 0
     if args.instructions:
-        base = _instructions("none", args.implementation)
-        evaluation = _instructions("evaluate", args.implementation) - base
-        point = _instructions("reset_point", args.implementation) - base
-        print(f"{TURNS} requests, {args.implementation}, instructions: one evaluation each"
+        base = _instructions("none", args.implementation, args.rule)
+        evaluation = _instructions("evaluate", args.implementation, args.rule) - base
+        point = _instructions("reset_point", args.implementation, args.rule) - base
+        print(f"{TURNS} requests, {args.implementation}, rule {args.rule}, instructions:"
+              f" one evaluation each"
               f" {evaluation // TURNS:,}, the reset point each {point // TURNS:,};"
               f" reset point / evaluation = {point / evaluation:.2f}")
         return 0
     requests = session_requests()
-    signal = TopicContinuity(implementation=args.implementation)
+    signal = signal_for(args.rule, args.implementation)
     reset = HistoryReset()
     pairs = list(zip(requests, evaluate_all(signal, requests)))
-    check(reset_points(signal, reset, pairs))
+    check(reset_points(signal, reset, pairs), args.rule)
     evaluation = _best(args.rounds, lambda: evaluate_all(signal, requests))
     point = _best(args.rounds, lambda: reset_points(signal, reset, pairs))
-    print(f"{TURNS} requests, {args.implementation}: one evaluation each"
+    print(f"{TURNS} requests, {args.implementation}, rule {args.rule}: one evaluation each"
           f" {evaluation / TURNS * 1e6:.1f} µs, the reset point each"
           f" {point / TURNS * 1e6:.1f} µs; reset point / evaluation = {point / evaluation:.2f}")
     return 0

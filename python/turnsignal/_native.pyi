@@ -370,6 +370,9 @@ class PooledText:
         """The integer sums (for the differential tests; never in a result)."""
     def similarity(self, other: PooledText) -> Optional[float]:
         """The cosine, in [-1, 1]; None when either has no known token."""
+    def similarity_to_sum(self, others: Sequence[PooledText]) -> Optional[float]:
+        """The similarity with the sum of ``others`` (merged in order); None
+        when ``others`` is empty or as for ``similarity``."""
     def merged(self, other: PooledText) -> Optional[PooledText]:
         """Both texts together; None when their dimensions differ."""
 

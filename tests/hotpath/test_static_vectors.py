@@ -130,6 +130,16 @@ def test_merged_is_the_pool_of_both(table: Any) -> None:
                                                          together.spelled)
 
 
+def test_similarity_to_a_sum_is_to_the_merged_window(table: Any) -> None:
+    live = table.pool("How many grams of pasta per person?")
+    turns = [table.pool(text) for text in ("pasta recipe", "a car and a zebra", "cook it")]
+    window = turns[0].merged(turns[1]).merged(turns[2])
+    assert live.similarity_to_sum(turns) == live.similarity(window)
+    assert live.similarity_to_sum(turns[:1]) == live.similarity(turns[0])
+    assert live.similarity_to_sum([]) is None
+    assert live.similarity_to_sum([table.pool(""), table.pool("")]) is None
+
+
 def test_bounds(implementation: str, table: Any) -> None:
     module = _hotpath.load(implementation)[1]
     if implementation == "native":
@@ -235,7 +245,7 @@ def test_nothing_but_numbers_leave_a_pooled_value(table: Any) -> None:
     public = [name for name in dir(value) if not name.startswith("_")]
     assert set(public) == {"known", "unknown", "spelled", "total", "known_share",
                            "word_share", "words", "whole", "whole_share", "sums", "similarity",
-                           "merged"}
+                           "similarity_to_sum", "merged"}
     for name in ("known", "unknown", "spelled", "total", "known_share", "word_share", "words",
                  "whole", "whole_share"):
         assert isinstance(getattr(value, name), (int, float))

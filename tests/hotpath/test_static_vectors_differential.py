@@ -132,3 +132,5 @@ def test_similarities_agree_bit_for_bit(left: str, right: str) -> None:
     assert (m1.known, m1.unknown, m1.spelled) == (m2.known, m2.unknown, m2.spelled)
     t1, t2 = m1.similarity(a1), m2.similarity(a2)
     assert (t1 is None and t2 is None) or t1.hex() == t2.hex()
+    w1, w2 = a1.similarity_to_sum([b1, a1, b1]), a2.similarity_to_sum([b2, a2, b2])
+    assert (w1 is None and w2 is None) or w1.hex() == w2.hex()

@@ -359,10 +359,9 @@ def _hybrid1_cues(live_extra: Any, prior_extras: List[Any]) -> Hybrid1Cues:
     if semantic and prior_extras:
         newest_pooled, newest_last = prior_extras[0][3], prior_extras[0][4]
         newest = pooled.similarity(newest_pooled)
-        merged = newest_pooled
-        for extra in prior_extras[1:]:
-            merged = merged.merged(extra[3])
-        window = pooled.similarity(merged)
+        # The kept window's sum, merged and compared in one native call.
+        window = (newest if len(prior_extras) == 1
+                  else pooled.similarity_to_sum([extra[3] for extra in prior_extras]))
         if (newest_last is not None and pooled.known >= _hybrid1.SIMILARITY_MIN_LIVE_KNOWN
                 and newest_last.known >= _hybrid1.SIMILARITY_MIN_PRIOR_KNOWN):
             last = pooled.similarity(newest_last)

@@ -10,7 +10,7 @@ use std::sync::OnceLock;
 
 use crate::phrase_lexicon::{Lexicons, IS_LEAD_DEPENDENCY};
 use crate::vectors::pool::pool;
-use crate::vectors::{Pooled, Table};
+use crate::vectors::{Pooled, Table, MAX_TEXT_BYTES, MAX_TOKENS};
 
 static HYBRID1: OnceLock<Lexicons> = OnceLock::new();
 
@@ -43,11 +43,95 @@ pub fn phrase_flags<S: AsRef<str>>(segments: &[S]) -> crate::phrases::PhraseFlag
 
 /// The pooled value of a turn's segments joined by "\n" (§3.5).
 pub fn pool_segments<S: AsRef<str>>(table: &Table, segments: &[S]) -> Pooled {
-    match segments {
-        [one] => pool(table, one.as_ref()),
-        _ => {
-            let texts: Vec<&str> = segments.iter().map(AsRef::as_ref).collect();
-            pool(table, &texts.join("\n"))
+    pool_turn(table, segments, false).0
+}
+
+/// The pooled value of a turn's segments joined by "\n" (§3.5) and, when
+/// `with_last`, that of its last segment alone (None without segments).
+///
+/// Each segment is read once: "\n" ends a word, so the joined text's words
+/// are the segments' words, and the sum of the segments' values is the
+/// joined text's value whenever neither of its bounds cuts it (at most
+/// `MAX_TEXT_BYTES` bytes joined, at most `MAX_TOKENS` tokens in all).
+/// Otherwise the joined text is pooled as such, so the value is always
+/// exactly `pool(segments.join("\n"))`.
+pub fn pool_turn<S: AsRef<str>>(
+    table: &Table,
+    segments: &[S],
+    with_last: bool,
+) -> (Pooled, Option<Pooled>) {
+    let (first, rest) = match segments {
+        [] => return (pool(table, ""), None),
+        [first, rest @ ..] => (first.as_ref(), rest),
+    };
+    let mut turn = pool(table, first);
+    let mut last = None;
+    let mut joined_bytes = first.len();
+    for segment in rest {
+        let segment = segment.as_ref();
+        let value = pool(table, segment);
+        joined_bytes += 1 + segment.len();
+        turn = turn.merged(&value).unwrap_or_default();
+        last = Some(value);
+    }
+    if joined_bytes > MAX_TEXT_BYTES || turn.total() as usize > MAX_TOKENS {
+        let texts: Vec<&str> = segments.iter().map(AsRef::as_ref).collect();
+        turn = pool(table, &texts.join("\n"));
+    }
+    let last = match (with_last, last) {
+        (false, _) => None,
+        (true, Some(value)) => Some(value),
+        // One segment: it is the whole turn.
+        (true, None) => Some(turn.clone()),
+    };
+    (turn, last)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::vectors::table::tests::encode;
+
+    /// A vocabulary of whole words and one continuation piece, 2 dims.
+    fn table() -> Table {
+        let tokens = ["pasta", "grams", "cook", "##ing", "car"];
+        let rows = [vec![3, 1], vec![2, 2], vec![1, 3], vec![1, 1], vec![-1, 2]];
+        Table::parse(&encode(&tokens, &rows, None)).unwrap()
+    }
+
+    fn joined(t: &Table, segments: &[&str]) -> Pooled {
+        pool(t, &segments.join("\n"))
+    }
+
+    #[test]
+    fn a_turn_is_its_joined_text() {
+        let t = table();
+        for segments in [
+            &[][..],
+            &["pasta"][..],
+            &["Cooking pasta", "car, zebra!"][..],
+            &["", "grams", ""][..],
+            &["coo", "king"][..],
+        ] {
+            let (turn, last) = pool_turn(&t, segments, true);
+            assert_eq!(turn, joined(&t, segments), "{segments:?}");
+            assert_eq!(last, segments.last().map(|s| pool(&t, s)), "{segments:?}");
+            assert_eq!(pool_turn(&t, segments, false), (turn, None));
         }
+    }
+
+    #[test]
+    fn a_turn_over_the_bounds_is_pooled_joined() {
+        let t = table();
+        // Tokens: each segment under the cap, both together over it.
+        let half = "car ".repeat(MAX_TOKENS / 2 + 1);
+        let (turn, _) = pool_turn(&t, &[half.as_str(), half.as_str()], false);
+        assert_eq!(turn.total() as usize, MAX_TOKENS);
+        assert_eq!(turn, joined(&t, &[&half, &half]));
+        // Bytes: the joined text is cut inside the second segment.
+        let long = "z".repeat(MAX_TEXT_BYTES - 3);
+        let (turn, _) = pool_turn(&t, &[long.as_str(), "pasta pasta"], false);
+        assert_eq!(turn, joined(&t, &[&long, "pasta pasta"]));
+        assert_eq!(turn.known, 0);
     }
 }

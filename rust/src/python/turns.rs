@@ -357,13 +357,7 @@ pub fn hybrid1_prior_turn(
         budget,
         |w| {
             let (scores, (definite, overlap, act)) = lexical2_scored(live, w, newest);
-            let pooled = crate::hybrid1::pool_segments(&table, &w.segments);
-            let last = match w.segments.as_slice() {
-                // One segment: it is the whole turn, already pooled.
-                [_] if newest => Some(pooled.clone()),
-                [.., text] if newest => Some(crate::vectors::pool(&table, text)),
-                _ => None,
-            };
+            let (pooled, last) = crate::hybrid1::pool_turn(&table, &w.segments, newest);
             (scores, (definite, overlap, act, pooled, last))
         },
     )?;

@@ -173,6 +173,18 @@ impl PooledText {
         self.inner.similarity(&other.inner)
     }
 
+    /// The similarity with the sum of `others`, merged in order as by
+    /// `merged` (a window of turns in one call); None when `others` is
+    /// empty or as for `similarity`.
+    fn similarity_to_sum(&self, others: Vec<PyRef<'_, PooledText>>) -> Option<f64> {
+        let (first, rest) = others.split_first()?;
+        let mut sum = first.inner.clone();
+        for other in rest {
+            sum = sum.merged(&other.inner)?;
+        }
+        self.inner.similarity(&sum)
+    }
+
     fn merged(&self, other: &PooledText) -> Option<PooledText> {
         self.inner
             .merged(&other.inner)

@@ -88,6 +88,17 @@ class PooledText:
         cosine = float(dot) / math.sqrt(float(left) * float(right))
         return max(-1.0, min(1.0, cosine))
 
+    def similarity_to_sum(self, others: Sequence[PooledText]) -> Optional[float]:
+        """The similarity with the sum of ``others``, merged in order as by
+        ``merged`` (a window of turns in one call); ``None`` when ``others``
+        is empty or as for ``similarity``."""
+        if not others:
+            return None
+        total: Optional[PooledText] = others[0]
+        for other in others[1:]:
+            total = total.merged(other) if total is not None else None
+        return None if total is None else self.similarity(total)
+
     def merged(self, other: PooledText) -> Optional[PooledText]:
         """Both texts together (sums and counts added, saturating as in
         Rust); ``None`` when their dimensions differ."""
