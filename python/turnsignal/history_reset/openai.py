@@ -36,6 +36,16 @@ def _calls(message: Any) -> Item:
 
 
 def scan_item(message: Any) -> Item:
+    if type(message) is dict:
+        # The common items of a long history, without the general reading:
+        # a plain answer, and a user message (the role already in its
+        # decoded form, so role_name would return it unchanged).
+        role = message.get("role")
+        if role == "assistant" and not message.get("tool_calls") \
+                and message.get("function_call") is None:
+            return _ASSISTANT
+        if role == "user":
+            return user_message(message.get("content"))
     role = role_name(message)
     if role == "user":
         return user_message(message.get("content"))

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import math
 from enum import Enum
+from functools import partial
+from operator import is_not
 from types import MappingProxyType
 from typing import Any, Callable, Dict, List, Mapping, NamedTuple, Optional, Tuple
 
@@ -192,8 +194,8 @@ def cues_valid(cues: Any, numbers_only: Callable[[Any], bool] = _numbers_only) -
 _STR_ONLY = frozenset({str})
 
 
-def _is_not_none(value: Any) -> bool:
-    return value is not None
+#: ``value is not None`` as a C-level call: filter runs no Python frame per value.
+_is_not_none = partial(is_not, None)
 
 
 def invariant_problems(result: TopicContinuityResult) -> List[str]:

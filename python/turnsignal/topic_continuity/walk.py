@@ -22,6 +22,7 @@ table as their first argument).
 from __future__ import annotations
 
 from functools import partial
+from operator import itemgetter
 from types import ModuleType
 from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple
 
@@ -61,6 +62,10 @@ _new = tuple.__new__
 # Enum members read through their class cost a metaclass lookup each.
 _PARTIAL, _WINDOW, _FULL = Coverage.PARTIAL, Coverage.WINDOW, Coverage.FULL
 _CANCELLED, _NO_PRIOR_TURN = Reason.CANCELLED, Reason.NO_PRIOR_TURN
+
+#: Fields of a prior turn's ``extra``, read in C: the definite reference
+#: (lexical.2, hybrid.1) and the turn's pooled value (hybrid.1).
+_FIRST, _POOLED = itemgetter(0), itemgetter(3)
 
 #: Shares text work between the policy groups of one evaluation.
 TurnCache = Dict[Tuple[Any, ...], Any]
@@ -342,7 +347,7 @@ def _lexical2_cues(live_extra: Any, prior_extras: List[Any]) -> Cues:
     """lexical.2's cues: the live turn's, the definite reference of any kept
     prior turn, the recent overlap and act of the newest one (when kept)."""
     live_cues, content_terms = live_extra
-    definite = any(extra[0] for extra in prior_extras)
+    definite = any(map(_FIRST, prior_extras))
     overlap, act = (prior_extras[0][1], prior_extras[0][2]) if prior_extras else (0.0, 0)
     return _new(Cues, (*live_cues, content_terms, definite, act, overlap))
 
@@ -352,7 +357,9 @@ def _hybrid1_cues(live_extra: Any, prior_extras: List[Any]) -> Hybrid1Cues:
     live turn's pooled vectors with the newest turn, the kept window and the
     message before it (§3.5); all None without semantic evidence."""
     live_cues, content_terms, (additive, lead_dependent, live_entities), pooled = live_extra
-    base = _lexical2_cues((live_cues, content_terms), prior_extras)
+    # lexical.2's cues, built in place (no Cues made only to be unpacked).
+    definite = any(map(_FIRST, prior_extras))
+    overlap, act = (prior_extras[0][1], prior_extras[0][2]) if prior_extras else (0.0, 0)
     semantic = (pooled.word_share >= _hybrid1.SEMANTIC_MIN_WORD_SHARE
                 and pooled.whole_share >= _hybrid1.SEMANTIC_MIN_WHOLE_SHARE)
     newest = window = last = None
@@ -361,12 +368,12 @@ def _hybrid1_cues(live_extra: Any, prior_extras: List[Any]) -> Hybrid1Cues:
         newest = pooled.similarity(newest_pooled)
         # The kept window's sum, merged and compared in one native call.
         window = (newest if len(prior_extras) == 1
-                  else pooled.similarity_to_sum([extra[3] for extra in prior_extras]))
+                  else pooled.similarity_to_sum(list(map(_POOLED, prior_extras))))
         if (newest_last is not None and pooled.known >= _hybrid1.SIMILARITY_MIN_LIVE_KNOWN
                 and newest_last.known >= _hybrid1.SIMILARITY_MIN_PRIOR_KNOWN):
             last = pooled.similarity(newest_last)
-    return _new(Hybrid1Cues, (*base, additive, lead_dependent, live_entities, semantic, newest,
-                              window, last))
+    return _new(Hybrid1Cues, (*live_cues, content_terms, definite, act, overlap, additive,
+                              lead_dependent, live_entities, semantic, newest, window, last))
 
 
 LEXICAL1_TURNS = TurnCalls("live_turn", "prior_turn", None)

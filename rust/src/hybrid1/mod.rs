@@ -71,7 +71,7 @@ pub fn pool_turn<S: AsRef<str>>(
         let segment = segment.as_ref();
         let value = pool(table, segment);
         joined_bytes += 1 + segment.len();
-        turn = turn.merged(&value).unwrap_or_default();
+        turn.absorb(&value); // one table: the dimensions agree
         last = Some(value);
     }
     if joined_bytes > MAX_TEXT_BYTES || turn.total() as usize > MAX_TOKENS {

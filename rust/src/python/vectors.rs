@@ -180,7 +180,9 @@ impl PooledText {
         let (first, rest) = others.split_first()?;
         let mut sum = first.inner.clone();
         for other in rest {
-            sum = sum.merged(&other.inner)?;
+            if !sum.absorb(&other.inner) {
+                return None;
+            }
         }
         self.inner.similarity(&sum)
     }

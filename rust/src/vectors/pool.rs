@@ -90,22 +90,25 @@ impl Pooled {
     /// The pooled value of both texts together (sums and counts added);
     /// `None` when their dimensions differ.
     pub fn merged(&self, other: &Pooled) -> Option<Pooled> {
+        let mut both = self.clone();
+        both.absorb(other).then_some(both)
+    }
+
+    /// Add `other` into this value, as `merged` does, without a new
+    /// allocation; false (and nothing added) when their dimensions differ.
+    pub fn absorb(&mut self, other: &Pooled) -> bool {
         if self.sums.len() != other.sums.len() {
-            return None;
+            return false;
         }
-        Some(Pooled {
-            sums: self
-                .sums
-                .iter()
-                .zip(&other.sums)
-                .map(|(a, b)| a.saturating_add(*b))
-                .collect(),
-            known: self.known.saturating_add(other.known),
-            unknown: self.unknown.saturating_add(other.unknown),
-            spelled: self.spelled.saturating_add(other.spelled),
-            words: self.words.saturating_add(other.words),
-            whole: self.whole.saturating_add(other.whole),
-        })
+        for (sum, add) in self.sums.iter_mut().zip(&other.sums) {
+            *sum = sum.saturating_add(*add);
+        }
+        self.known = self.known.saturating_add(other.known);
+        self.unknown = self.unknown.saturating_add(other.unknown);
+        self.spelled = self.spelled.saturating_add(other.spelled);
+        self.words = self.words.saturating_add(other.words);
+        self.whole = self.whole.saturating_add(other.whole);
+        true
     }
 }
 
