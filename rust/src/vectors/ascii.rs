@@ -12,8 +12,8 @@
 //! longest-match-first tries the whole word first anyway, so the answer is
 //! the same.
 
+use super::keep::{Keep, Visitor};
 use super::normalize::{ASCII, DROP, PUNCTUATION, WORD};
-use super::visit::{Keep, Visitor};
 use super::wordpiece::{AsciiWord, Cut, Piece, Vocab, ASCII_WORD_ROOM};
 use super::wordpiece_tables::MAX_WORD_CHARS;
 

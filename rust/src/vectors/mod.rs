@@ -21,6 +21,7 @@
 //! at most `MAX_TOKENS` tokens kept (`data/wordpiece.toml`).
 
 mod ascii;
+mod keep;
 pub mod normalize;
 pub mod pool;
 pub mod table;

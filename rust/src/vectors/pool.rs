@@ -10,8 +10,9 @@
 //! `dot / sqrt(|a|² × |b|²)`, clamped to [-1, 1]; the Python twin does the
 //! same operations, so both give the same bits.
 
+use super::keep::Visitor;
 use super::table::{Table, NARROW_ROWS};
-use super::visit::{visit, Visitor};
+use super::visit::visit;
 use super::wordpiece::Piece;
 
 /// What is kept of a text: numbers only, never its tokens.

@@ -1,59 +1,22 @@
-//! Reading a text's tokens: what is handed over (`Visitor`), the
-//! `MAX_TOKENS` bound, and the choice between the fused ASCII path
+//! Reading a text's tokens: the choice between the fused ASCII path
 //! (`super::ascii`, almost every text) and the general one (`normalize`
-//! then `wordpiece`). Both give the same words and tokens.
+//! then `wordpiece`), which give the same words and tokens, handed to a
+//! `Visitor` under the `MAX_TOKENS` bound (`super::keep`).
 
 use super::ascii;
+use super::keep::Keep;
+pub(super) use super::keep::Visitor;
 use super::normalize::{is_punctuation, words};
 use super::table::Table;
-use super::wordpiece::{Cut, Piece, Vocab};
-use super::wordpiece_tables::{MAX_TEXT_BYTES, MAX_TOKENS};
+use super::wordpiece::{Cut, Vocab};
+use super::wordpiece_tables::MAX_TEXT_BYTES;
 use crate::charclass::byte_prefix;
-
-/// What a visit hands over, in the text's order.
-pub(super) trait Visitor {
-    /// A word was read that is alphabetic (some character neither an ASCII
-    /// digit nor punctuation); `whole` when it is one known token. Called
-    /// before the word's tokens, for every word reached while tokens may
-    /// still be kept.
-    fn word(&mut self, whole: bool);
-    /// A kept token.
-    fn token(&mut self, piece: Piece);
-}
-
-/// A visitor with the count of the tokens it was handed.
-pub(super) struct Keep<'v, V: Visitor> {
-    visitor: &'v mut V,
-    kept: usize,
-}
-
-impl<V: Visitor> Keep<'_, V> {
-    #[inline(always)]
-    pub(super) fn word(&mut self, whole: bool) {
-        self.visitor.word(whole);
-    }
-
-    /// Hand one token over; `false` once `MAX_TOKENS` are kept, where the
-    /// visit stops (mid-word if so).
-    #[inline(always)]
-    pub(super) fn token(&mut self, piece: Piece) -> bool {
-        self.visitor.token(piece);
-        self.kept += 1;
-        self.kept < MAX_TOKENS
-    }
-
-    /// Hand a word's tokens over; `false` when the visit stops.
-    #[inline]
-    pub(super) fn cut(&mut self, cut: &Cut) -> bool {
-        cut.pieces().all(|piece| self.token(piece))
-    }
-}
 
 /// Hand each word read and each kept token of `text` to `visitor`: at most
 /// `MAX_TOKENS` tokens from at most `MAX_TEXT_BYTES` bytes.
 pub(super) fn visit<V: Visitor>(table: &Table, text: &str, visitor: &mut V) {
     let text = byte_prefix(text, MAX_TEXT_BYTES);
-    let mut keep = Keep { visitor, kept: 0 };
+    let mut keep = Keep::new(visitor);
     if text.is_ascii() {
         ascii::visit(table.vocab(), text.as_bytes(), &mut keep);
     } else {
@@ -84,6 +47,8 @@ fn visit_general<V: Visitor>(vocab: &Vocab, text: &str, keep: &mut Keep<V>) {
 #[cfg(test)]
 mod tests {
     use super::super::table::tests::encode;
+    use super::super::wordpiece::Piece;
+    use super::super::wordpiece_tables::MAX_TOKENS;
     use super::*;
 
     #[derive(Debug, PartialEq, Eq)]
@@ -138,16 +103,10 @@ mod tests {
         let text = byte_prefix(text, MAX_TEXT_BYTES);
         assert!(text.is_ascii());
         let mut fused = Record::default();
-        let mut keep = Keep {
-            visitor: &mut fused,
-            kept: 0,
-        };
+        let mut keep = Keep::new(&mut fused);
         ascii::visit(table.vocab(), text.as_bytes(), &mut keep);
         let mut general = Record::default();
-        let mut keep = Keep {
-            visitor: &mut general,
-            kept: 0,
-        };
+        let mut keep = Keep::new(&mut general);
         visit_general(table.vocab(), text, &mut keep);
         (fused.0, general.0)
     }
