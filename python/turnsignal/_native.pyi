@@ -22,6 +22,7 @@ __all__ = [
     "VectorTable",
     "__version__",
     "analyze_live",
+    "chat_item_codes",
     "content_terms",
     "count_facts",
     "decode_request",
@@ -191,6 +192,12 @@ def provenance_parts(
 ) -> Optional[Tuple[Tuple[Any, ...], Tuple[Any, ...]]]:
     """(the newest ``max_items`` items, the ``content`` of each exact dict or
     None) of an exact list or tuple; None for any other sequence."""
+
+def chat_item_codes(items: Any, start: int, max_blocks: int) -> Optional[Tuple[bytes, int]]:
+    """(one code per OpenAI Chat message of ``items[first:]``, ``first``),
+    read from the newest back until the blocks would pass ``max_blocks``;
+    None for any other sequence or a value of no exact JSON type
+    (``turnsignal._chat_items``)."""
 
 def numbers_only(values: Tuple[Any, ...]) -> bool:
     """Whether every item is exactly a ``bool``, an ``int`` or a ``float``."""

@@ -49,10 +49,6 @@ def items_of(request: Any, format: str) -> Sequence[Any]:
     return _NO_ITEMS
 
 
-def _content(item: Any) -> Any:
-    return item.get("content") if type(item) is dict else None
-
-
 Parts = Tuple[Tuple[Any, ...], Tuple[Any, ...]]
 
 
@@ -64,19 +60,20 @@ def read_parts(items: Sequence[Any], max_items: int = MAX_ITEMS) -> Parts:
     # Sliced first: a slice of a list subclass is a plain list, so the
     # caller's own __iter__ never runs here.
     tail = tuple(items[-max_items:])
-    # Inline rather than through _content: this runs on every evaluation.
     return tail, tuple([item.get("content") if type(item) is dict else None for item in tail])
 
 
 class Provenance:
     """The private identity of the request an evaluation read."""
 
-    __slots__ = ("contents", "count", "format", "items")
+    __slots__ = ("contents", "count", "format", "hotpath", "items")
 
-    def __init__(self, count: int, parts: Parts, format: str) -> None:
+    def __init__(self, count: int, parts: Parts, format: str, hotpath: Any = None) -> None:
         self.format = format
         self.count = count
         self.items, self.contents = parts
+        #: The implementation that read the request (None: read in Python).
+        self.hotpath = hotpath
 
     def matches(self, request: Any, format: str) -> bool:
         """Whether ``request`` (read as ``format``) holds exactly the items
@@ -86,10 +83,15 @@ class Provenance:
         items = items_of(request, format)
         if len(items) != self.count:
             return False
-        tail = items[-MAX_ITEMS:]
-        if not all(map(is_, tail, self.items)):
-            return False
-        return all(map(is_, map(_content, tail), self.contents))
+        # The parts read again as at capture (one hot-path call for a list),
+        # then compared by identity in C.
+        try:
+            parts = None if self.hotpath is None else self.hotpath.provenance_parts(items,
+                                                                                     MAX_ITEMS)
+            tail, contents = read_parts(items) if parts is None else parts
+        except Exception:
+            return False  # unreadable now, so not what capture read
+        return all(map(is_, tail, self.items)) and all(map(is_, contents, self.contents))
 
     def __repr__(self) -> str:
         # Never the items: they are the conversation.
@@ -116,4 +118,4 @@ def capture(request: Any, format: str, hotpath: Any) -> Optional[Provenance]:
         # sequence's __getitem__): no provenance, so a reset refuses rather
         # than the evaluation failing.
         return None
-    return Provenance(count, parts, format)
+    return Provenance(count, parts, format, hotpath)

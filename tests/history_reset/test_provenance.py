@@ -127,3 +127,17 @@ def test_an_evaluation_keeps_the_parts(implementation: str) -> None:
     assert provenance.matches({"messages": list(messages)}, "openai")
     changed = [*messages[:2], {"role": "user", "content": "Now add tests for the loader"}]
     assert not provenance.matches({"messages": changed}, "openai")
+    # The same items, one content reassigned: not the request evaluated.
+    edited = list(messages)
+    edited[1] = messages[1]
+    messages[1]["content"] = "Done."
+    assert not provenance.matches({"messages": edited}, "openai")
+    assert provenance.hotpath is not None  # the evaluation's implementation reads it again
+
+
+def test_a_request_that_raises_when_read_is_not_the_one_evaluated(implementation: str) -> None:
+    messages = [{"role": "user", "content": "Refactor the config loader"}]
+    evaluation = TopicContinuity(implementation=implementation).evaluate(
+        {"messages": messages}, "openai")
+    other = [{Colliding(): 1, "role": "user"}]  # reading its content raises
+    assert not evaluation._provenance.matches({"messages": other}, "openai")

@@ -12,6 +12,7 @@ from typing import List, Sequence, Tuple
 
 from turnsignal._reference import masking, phrases
 from turnsignal._reference.charclass import lowercase
+from turnsignal._reference.chat_items import chat_item_codes
 from turnsignal._reference.decode import evaluation_doc, request_facts
 from turnsignal._reference.doc import messages_doc, tool_ids_match
 from turnsignal._reference.entities import segment_entities
@@ -57,6 +58,7 @@ __all__ = [
     "PooledText",
     "VectorTable",
     "analyze_live",
+    "chat_item_codes",
     "content_terms",
     "count_facts",
     "definite_heads",

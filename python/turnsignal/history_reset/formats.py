@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, List, NamedTuple, Sequence
+import sys
+from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence
 
 from turnsignal.history_reset import anthropic, openai, responses
-from turnsignal.history_reset.view import Item, View, scan
+from turnsignal.history_reset.view import Item, View, coded_view, scan
 
 __all__ = ["FORMATS", "WireFormat", "rebuild"]
 
@@ -19,15 +20,26 @@ class WireFormat(NamedTuple):
     scan_item: Callable[[Any], Item]
     valid: Callable[[Sequence[Item]], bool]
     check_top: Callable[[Any], None]
+    #: Its items are OpenAI Chat messages, which the hot path's
+    #: ``chat_item_codes`` reads in one call.
+    coded: bool = False
+    #: Whether a request with no tool call and no result is always valid.
+    plain_valid: bool = False
 
-    def view(self, request: Any, items: Sequence[Any]) -> View:
+    def view(self, request: Any, items: Sequence[Any], hotpath: Optional[Any] = None) -> View:
+        """The items scanned: in one hot-path call for a coded format (when
+        ``hotpath`` is given and can read them), else one by one."""
         self.check_top(request)
+        if self.coded and hotpath is not None:
+            read = hotpath.chat_item_codes(items, 0, sys.maxsize)
+            if read is not None:
+                return coded_view(items, read[0], self.scan_item)
         return scan(items, self.scan_item)
 
 
 FORMATS: Dict[str, WireFormat] = {
     "openai": WireFormat("messages", openai.scan_item, openai.valid,
-                         _no_top_level_check),
+                         _no_top_level_check, coded=True, plain_valid=True),
     "anthropic": WireFormat("messages", anthropic.scan_item, anthropic.valid,
                             _no_top_level_check),
     "responses": WireFormat("input", responses.scan_item, responses.valid,

@@ -91,15 +91,16 @@ def plan(view: View, live: int) -> Optional[Plan]:
     """The plan that keeps the turn starting at ``live`` (and every
     instruction), or None when no whole prior turn can be removed."""
     starts = view.turn_starts()
-    cut = _fixpoint(view, live, starts)
+    # No tool pair to follow: the cut is the live turn's start.
+    cut = live if view.plain else _fixpoint(view, live, starts)
     if cut is None:
         return None
     removed_turns = bisect_right(starts, cut - 1) if cut > 0 else 0
     if removed_turns == 0:
         return None
     items = view.items
-    kept = [index for index in range(len(items))
-            if index >= cut or items[index].kind == INSTRUCTION]
+    kept = [index for index in range(cut) if items[index].kind == INSTRUCTION]
+    kept.extend(range(cut, len(items)))
     removed = len(items) - len(kept)
     kept_prior = bisect_right(starts, live - 1) - removed_turns
     return Plan(cut, kept, removed, removed_turns, kept_prior)

@@ -169,7 +169,8 @@ class HistoryReset:
         gate, provenance = self._decide(request, evaluation, format, checked)
         if gate is not None or provenance is None:
             return _kept(request, gate or ResetGate.NOT_FROM_REQUEST)
-        return self._remove(request, provenance.format, items_of(request, provenance.format))
+        return self._remove(request, provenance.format, items_of(request, provenance.format),
+                            hotpath=provenance.hotpath)
 
     def apply_turn(self, request: Any, signal: Any, format: str = "auto", *,
                    evaluation: Any = None, request_id: Optional[str] = None,
@@ -257,13 +258,14 @@ class HistoryReset:
     # -- gates 10–11 and the removal ---------------------------------------------
     def _remove(self, request: Any, format: str, items: Any, view: Optional[View] = None,
                 live: Optional[int] = None, basis: str = BASIS_REQUEST,
-                turns_back: int = 0) -> ResetOutcome:
+                turns_back: int = 0, hotpath: Any = None) -> ResetOutcome:
         """Gates 10 and 11, then the new request. ``live`` is the first item
-        of the turn to keep (default: the final item, which must start a turn)."""
+        of the turn to keep (default: the final item, which must start a turn);
+        ``hotpath`` reads the items of a coded format in one call."""
         wire = FORMATS[format]
         try:
             if view is None:
-                view = wire.view(request, items)
+                view = wire.view(request, items, hotpath)
             if live is None:
                 live = _live_start(view)
             if live is None:
@@ -272,7 +274,9 @@ class HistoryReset:
         except Unsafe:
             return _kept(request, ResetGate.WOULD_BE_INVALID, basis)
         kept = found.kept if found is not None else range(len(items))
-        if not wire.valid([view.items[index] for index in kept]):
+        # Without a tool call or result, a Chat request is valid whatever is cut.
+        if not (view.plain and wire.plain_valid) and \
+                not wire.valid([view.items[index] for index in kept]):
             return _kept(request, ResetGate.WOULD_BE_INVALID, basis)
         if found is None:
             return _kept(request, ResetGate.NOTHING_TO_REMOVE, basis)
@@ -292,7 +296,7 @@ class HistoryReset:
         items = items_of(request, calls.format)
         try:
             wire.check_top(request)
-            openings = recent_openings(items, wire, 1)
+            openings = recent_openings(items, wire, 1, calls.hotpath)
         except Unsafe:
             return _kept(request, ResetGate.WOULD_BE_INVALID, BASIS_TURN_OPENING), result
         if not openings:
@@ -304,7 +308,8 @@ class HistoryReset:
         if gate is not None:
             return _kept(request, gate, BASIS_TURN_OPENING), verdict or result
         # Only now is the whole request read: the reset applies and rewrites it.
-        return self._remove(request, calls.format, items, None, live, BASIS_TURN_OPENING), result
+        return self._remove(request, calls.format, items, None, live, BASIS_TURN_OPENING,
+                            hotpath=calls.hotpath), result
 
     def _verdict_at(self, request: Any, items: Any, opening: int, calls: _Calls,
                     ) -> Tuple[Optional[ResetGate], Any]:
@@ -326,7 +331,7 @@ class HistoryReset:
         gates = self._gates.get((live.schema_version, live.evaluator_version))
         if gates is None:
             return outcome
-        passes = precheck(_hotpath.load(calls.signal.implementation)[1], gates, gates.reasons)
+        passes = precheck(calls.hotpath, gates, gates.reasons)
         if passes is None:
             return outcome
         window = _window(calls.signal, self.rule) if gates.change_needs_window else None
@@ -336,7 +341,7 @@ class HistoryReset:
             # Beyond the turns examined, the window's worth more: enough to
             # know which of them has too many turns before it to be a change.
             extra = 0 if window is None else window + 1
-            found = recent_openings(items, wire, MAX_BOUNDARY_TURNS + extra)
+            found = recent_openings(items, wire, MAX_BOUNDARY_TURNS + extra, calls.hotpath)
         except Unsafe:
             return outcome  # an item a reset cannot read: keep the history
         evaluations = 0
@@ -354,7 +359,7 @@ class HistoryReset:
             gate, _ = self._verdict_at(request, items, opening, calls)
             if gate is None:
                 return self._remove(request, calls.format, items, None, opening,
-                                    BASIS_EARLIER_TURN, back)
+                                    BASIS_EARLIER_TURN, back, calls.hotpath)
             if gate not in _VERDICT_GATES:
                 break  # cancelled, over the deadline, another version: stop here
         return outcome
@@ -374,12 +379,20 @@ class _Calls:
     """How ``apply_turn`` evaluates a truncated request: the caller's signal,
     wire format, request id, deadline and cancellation, once for the call."""
 
-    __slots__ = ("cancel", "deadline", "format", "request_id", "signal")
+    __slots__ = ("_hotpath", "cancel", "deadline", "format", "request_id", "signal")
 
     def __init__(self, signal: Any, format: str, request_id: Optional[str],
                  deadline: Optional[float], cancel: Any) -> None:
         self.signal, self.format, self.request_id = signal, format, request_id
         self.deadline, self.cancel = deadline, cancel
+        self._hotpath: Any = None
+
+    @property
+    def hotpath(self) -> Any:
+        """The signal's implementation of the hot path (read on first use)."""
+        if self._hotpath is None:
+            self._hotpath = _hotpath.load(self.signal.implementation)[1]
+        return self._hotpath
 
     def evaluate(self, request: Any) -> Any:
         return self.signal.evaluate(request, self.format, request_id=self.request_id,

@@ -10,10 +10,12 @@ validators only ever look at these.
 
 from __future__ import annotations
 
-from typing import Any, Callable, List, NamedTuple, Sequence, Tuple
+from typing import Any, Callable, List, NamedTuple, Optional, Sequence, Tuple
+
+from turnsignal._chat_items import GENERAL
 
 __all__ = ["ASSISTANT", "CALL", "INSTRUCTION", "OUTPUT", "TOOL", "USER", "Item", "Unsafe",
-           "View", "call_id", "role_name", "user_message"]
+           "View", "call_id", "coded_view", "role_name", "user_message"]
 
 # Item kinds. Chat formats use USER / ASSISTANT / TOOL; Responses adds CALL and
 # OUTPUT items, which stand on their own next to messages.
@@ -40,9 +42,11 @@ class Item(NamedTuple):
 
 
 class View(NamedTuple):
-    """The scanned items of a request, in wire order."""
+    """The scanned items of a request, in wire order. ``plain``: known to
+    open no tool call and answer none (False: not known)."""
 
     items: Tuple[Item, ...]
+    plain: bool = False
 
     def conversational(self) -> List[int]:
         return [index for index, item in enumerate(self.items) if item.kind != INSTRUCTION]
@@ -54,6 +58,25 @@ class View(NamedTuple):
 
 def scan(items: Sequence[Any], scan_item: Callable[[Any], Item]) -> View:
     return View(tuple([scan_item(item) for item in items]))
+
+
+#: The item of each code of ``turnsignal._chat_items`` (GENERAL: scanned).
+_CODED: Tuple[Optional[Item], ...] = (
+    Item(INSTRUCTION), Item(USER, True), Item(USER), Item(ASSISTANT), None)
+_GENERAL_CODE = bytes([GENERAL])
+
+
+def coded_view(items: Sequence[Any], codes: bytes, scan_item: Callable[[Any], Item]) -> View:
+    """The view of ``items`` from their codes: an item per code, read in C,
+    and ``scan_item`` for the ones coded GENERAL only."""
+    scanned = list(map(_CODED.__getitem__, codes))
+    plain = True
+    index = codes.find(_GENERAL_CODE)
+    while index >= 0:
+        item = scanned[index] = scan_item(items[index])
+        plain = plain and not (item.calls or item.results)
+        index = codes.find(_GENERAL_CODE, index + 1)
+    return View(tuple(scanned), plain)  # type: ignore[arg-type]
 
 
 def role_name(item: Any) -> str:

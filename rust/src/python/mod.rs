@@ -15,6 +15,8 @@
 //! * `messages` — already-decoded neutral messages (`turnsignal.model`);
 //! * `provenance` — the newest items of a request and their contents, which
 //!   an evaluation keeps (`turnsignal._provenance`);
+//! * `chat_items` — one code per OpenAI Chat message, for a history reset
+//!   (`turnsignal._chat_items`);
 //! * `text` — the UTF-8 text of Python strings, borrowed;
 //! * `primitives` — the text primitives, exposed for the differential tests;
 //! * `lexical2` — evaluator lexical.2's live turn (`Lexical2LiveTurn`) and its
@@ -31,6 +33,7 @@ use pyo3::create_exception;
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 
+mod chat_items;
 mod decode;
 mod dicts;
 mod doc;
@@ -123,6 +126,7 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(turns::hybrid1_live_turn, m)?)?;
     m.add_function(wrap_pyfunction!(turns::hybrid1_prior_turn, m)?)?;
     m.add_function(wrap_pyfunction!(provenance::provenance_parts, m)?)?;
+    m.add_function(wrap_pyfunction!(chat_items::chat_item_codes, m)?)?;
     m.add_function(wrap_pyfunction!(values::numbers_only, m)?)?;
     lexical2::register(m)?;
     vectors::register(m)?;
