@@ -3,8 +3,10 @@
 
 The request: a system prompt, eight prior user turns of eleven or twelve
 tool round trips each, and the live user turn — about 200 wire items. It is
-evaluated once (native core) outside the timing; ``apply`` itself is pure
-Python and never calls the hot path, so it is timed once per format. The
+evaluated once (native core) outside the timing; ``apply`` itself decodes
+nothing (for OpenAI Chat it reads the items' codes and compares the
+provenance in one hot-path call each, of the evaluation's implementation),
+so it is timed once per format. The
 ``apply_turn`` rows include the evaluation of the live turn's opening and so
 run in both implementations.
 

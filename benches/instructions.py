@@ -5,7 +5,8 @@ this is their noise-free companion, not a replacement (instructions are not
 time: cache misses and allocation are not weighed).
 
     python benches/instructions.py [--implementation native]
-                                   [--evaluator lexical.1|lexical.2|hybrid.1] [--only KEY ...]
+                                   [--evaluator lexical.1|lexical.2|hybrid.1|hybrid.1:similarity]
+                                   [--only KEY ...]
 
 Each workload runs twice under callgrind in a fresh interpreter, once with
 no measured evaluation and once with ``repeats`` of them (after the same
@@ -115,7 +116,9 @@ def main(argv: Optional[List[str]] = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--implementation", default="native", choices=("native", "python"))
     parser.add_argument("--evaluator", default="lexical.1",
-                        choices=("lexical.1", "lexical.2", "hybrid.1"))
+                        choices=("lexical.1", "lexical.2", "hybrid.1", "hybrid.1:similarity"),
+                        help="hybrid.1 alone is RESET_RULE's level (nothing pooled);"
+                             " hybrid.1:similarity computes the static vectors' similarities")
     parser.add_argument("--only", nargs="*", help="workload keys (default: all)")
     args = parser.parse_args(argv)
     if shutil.which("valgrind") is None:

@@ -70,8 +70,13 @@ WORKLOADS = [
 
 def with_evaluator(rules: Optional[List[Dict[str, Any]]],
                    evaluator: str) -> List[Dict[str, Any]]:
-    """A workload's rules (``None``: the default rule) run by ``evaluator``."""
+    """A workload's rules (``None``: the default rule) run by ``evaluator``;
+    ``"hybrid.1:similarity"`` is hybrid.1 with ``change_evidence`` similarity
+    (the static vectors' similarities computed: SEGMENT_RULE's level)."""
     chosen = copy.deepcopy(rules) if rules is not None else [{"name": "topic_boundary"}]
+    evaluator, _, level = evaluator.partition(":")
     for rule in chosen:
         rule["evaluator"] = evaluator
+        if level:
+            rule["change_evidence"] = level
     return chosen

@@ -62,19 +62,21 @@ def _code(item: dict, content: Any, calls: Any) -> int:
     return GENERAL
 
 
-def read_codes(items: Any, start: int, max_blocks: int) -> Optional[ItemCodes]:
+def read_codes(items: Any, start: int, max_blocks: int,
+               max_openings: int) -> Optional[ItemCodes]:
     """The codes of ``items[start:]`` (an exact list or tuple), read from the
     newest item back, counting the blocks of each (the lengths of its
     ``content`` and ``tool_calls`` lists): the reading stops before the item
-    that would bring the count over ``max_blocks``, and ``first`` is the
-    oldest item read (``first > start``: the cap stopped it). None when
+    that would bring the count over ``max_blocks`` (``first > start``: a cap
+    stopped it), or after the ``max_openings``-th item coded USER_TURN (the
+    caller needs no more), and ``first`` is the oldest item read. None when
     ``items`` is another kind of sequence or an item holds anything but
-    exact JSON values where it is read. ``max_blocks`` is at least 0."""
+    exact JSON values where it is read. Both maxima are at least 1."""
     if type(items) is not list and type(items) is not tuple:
         return None
     start = max(0, start)
     codes = bytearray()
-    blocks = 0
+    blocks = openings = 0
     first = len(items)
     try:
         for index in range(len(items) - 1, start - 1, -1):
@@ -87,8 +89,13 @@ def read_codes(items: Any, start: int, max_blocks: int) -> Optional[ItemCodes]:
             blocks += _width(content) + _width(calls)
             if blocks > max_blocks:
                 break
-            codes.append(_code(item, content, calls))
+            code = _code(item, content, calls)
+            codes.append(code)
             first = index
+            if code == USER_TURN:
+                openings += 1
+                if openings == max_openings:
+                    break
     except Exception:
         return None  # a key's own __eq__ raised: the general reading reports it
     codes.reverse()

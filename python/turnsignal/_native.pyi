@@ -50,6 +50,7 @@ __all__ = [
     "prior_turn",
     "prose_term_count",
     "provenance_parts",
+    "provenance_same",
     "recent_act",
     "request_facts",
     "score_prior",
@@ -193,11 +194,18 @@ def provenance_parts(
     """(the newest ``max_items`` items, the ``content`` of each exact dict or
     None) of an exact list or tuple; None for any other sequence."""
 
-def chat_item_codes(items: Any, start: int, max_blocks: int) -> Optional[Tuple[bytes, int]]:
+def chat_item_codes(items: Any, start: int, max_blocks: int,
+                    max_openings: int) -> Optional[Tuple[bytes, int]]:
     """(one code per OpenAI Chat message of ``items[first:]``, ``first``),
-    read from the newest back until the blocks would pass ``max_blocks``;
-    None for any other sequence or a value of no exact JSON type
-    (``turnsignal._chat_items``)."""
+    read from the newest back until the blocks would pass ``max_blocks`` or
+    ``max_openings`` turn openings are read; None for any other sequence or
+    a value of no exact JSON type (``turnsignal._chat_items``)."""
+
+def provenance_same(items: Any, max_items: int, kept: Tuple[Any, ...],
+                    contents: Tuple[Any, ...]) -> Optional[bool]:
+    """Whether the newest ``max_items`` items of an exact list or tuple are
+    ``kept`` and their contents ``contents``, by identity (items first, then
+    contents, stopping at the first difference); None for any other sequence."""
 
 def numbers_only(values: Tuple[Any, ...]) -> bool:
     """Whether every item is exactly a ``bool``, an ``int`` or a ``float``."""
@@ -233,15 +241,15 @@ def lexical2_live_turn(doc: Doc, start: int, max_turn_bytes: int) -> Tuple[Any, 
     ``extra`` the cues (lead, request, addition, polar, pronoun, dependency,
     question) and the number of content terms."""
 
-def hybrid1_live_turn(table: VectorTable, doc: Doc, start: int,
+def hybrid1_live_turn(table: Optional[VectorTable], doc: Doc, start: int,
                       max_turn_bytes: int) -> Tuple[Any, ...]:
     """The live turn as hybrid.1 reads it: a ``LiveTurnResult`` (the analysis
     a ``Lexical2LiveTurn`` read with hybrid.1's lexicons), ``extra``
     lexical.2's, then (additive, lead_dependent, live entity count) and the ``PooledText`` of
-    the live segments joined by a newline."""
+    the live segments joined by a newline (None when ``table`` is None)."""
 
 def hybrid1_prior_turn(
-    table: VectorTable,
+    table: Optional[VectorTable],
     doc: Doc,
     live: Lexical2LiveTurn,
     start: int,
@@ -253,7 +261,8 @@ def hybrid1_prior_turn(
            Tuple[bool, float, int, Optional[PooledText], Optional[PooledText]]]:
     """One prior turn as hybrid.1 reads it: lexical.2's ``extra``, then the
     ``PooledText`` of the turn's segments and, for the newest prior turn,
-    that of its last segment (None otherwise; both None when not read)."""
+    that of its last segment (None otherwise; both None when not read or
+    ``table`` is None)."""
 
 def lexical2_prior_turn(
     doc: Doc,

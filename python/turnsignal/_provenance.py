@@ -22,7 +22,7 @@ from __future__ import annotations
 from operator import is_
 from typing import Any, Optional, Sequence, Tuple
 
-__all__ = ["MAX_ITEMS", "Parts", "Provenance", "capture", "items_of", "read_parts"]
+__all__ = ["MAX_ITEMS", "Parts", "Provenance", "capture", "items_of", "read_parts", "same_parts"]
 
 #: Items remembered, newest first. A reset only ever applies with full
 #: coverage, which the evaluator cannot reach beyond 512 messages; items older
@@ -63,6 +63,24 @@ def read_parts(items: Sequence[Any], max_items: int = MAX_ITEMS) -> Parts:
     return tail, tuple([item.get("content") if type(item) is dict else None for item in tail])
 
 
+def _content(item: Any) -> Any:
+    return item.get("content") if type(item) is dict else None
+
+
+def same_parts(items: Sequence[Any], max_items: int, kept: Tuple[Any, ...],
+               contents: Tuple[Any, ...]) -> bool:
+    """Whether the newest ``max_items`` of ``items`` are exactly ``kept``
+    and their contents exactly ``contents``, by identity: the items first,
+    then each content (read as ``read_parts`` reads it), stopping at the
+    first that differs. The reference of the hot path's ``provenance_same``,
+    and how any sequence but an exact list or tuple is compared."""
+    tail = tuple(items[-max_items:])
+    if len(tail) != len(kept) or len(tail) != len(contents):
+        return False
+    # map is lazy and all() stops at the first False: the same order as the twin.
+    return all(map(is_, tail, kept)) and all(map(is_, map(_content, tail), contents))
+
+
 class Provenance:
     """The private identity of the request an evaluation read."""
 
@@ -83,15 +101,15 @@ class Provenance:
         items = items_of(request, format)
         if len(items) != self.count:
             return False
-        # The parts read again as at capture (one hot-path call for a list),
-        # then compared by identity in C.
+        # Compared by identity, in one hot-path call for a list or tuple.
         try:
-            parts = None if self.hotpath is None else self.hotpath.provenance_parts(items,
-                                                                                     MAX_ITEMS)
-            tail, contents = read_parts(items) if parts is None else parts
+            same = None if self.hotpath is None else self.hotpath.provenance_same(
+                items, MAX_ITEMS, self.items, self.contents)
+            if same is None:
+                same = same_parts(items, MAX_ITEMS, self.items, self.contents)
         except Exception:
             return False  # unreadable now, so not what capture read
-        return all(map(is_, tail, self.items)) and all(map(is_, contents, self.contents))
+        return same
 
     def __repr__(self) -> str:
         # Never the items: they are the conversation.

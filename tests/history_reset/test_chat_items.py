@@ -25,7 +25,7 @@ from turnsignal._chat_items import (  # noqa: E402
 )
 from turnsignal.history_reset.boundary import openings, recent_openings  # noqa: E402
 from turnsignal.history_reset.formats import FORMATS  # noqa: E402
-from turnsignal.history_reset.plan import plan  # noqa: E402
+from turnsignal.history_reset.plan import plain_plan, plan  # noqa: E402
 from turnsignal.history_reset.view import Unsafe, View, scan  # noqa: E402
 
 native = LazyHotpath("native")
@@ -80,12 +80,16 @@ HAND = [
     ({"role": 3, "content": "Hello"}, GENERAL),
     ({"content": "Hello"}, GENERAL),
     ({"role": "\ud800", "content": "Hello"}, GENERAL),
+    # Read by lookup, not in one pass: a key that is not a str, many keys.
+    ({1: "x", "role": "user", "content": "Hello"}, USER_TURN),
+    ({**{f"k{i}": i for i in range(20)}, "role": "assistant", "content": "ok"}, ASSISTANT_PLAIN),
+    ({**{f"k{i}": i for i in range(20)}, "role": "assistant", "function_call": {}}, GENERAL),
 ]
 
 
 def test_hand_written_codes(hotpath: Any) -> None:
     items = [item for item, _ in HAND]
-    codes, first = hotpath.chat_item_codes(items, 0, EVERYTHING)
+    codes, first = hotpath.chat_item_codes(items, 0, EVERYTHING, EVERYTHING)
     assert first == 0
     assert list(codes) == [code for _, code in HAND]
 
@@ -101,17 +105,19 @@ def test_hand_written_codes(hotpath: Any) -> None:
 ])
 def test_what_is_not_read_makes_the_whole_reading_none(hotpath: Any, item: Any) -> None:
     items = [{"role": "user", "content": "Hello"}, item, {"role": "assistant", "content": "Hi"}]
-    assert hotpath.chat_item_codes(items, 0, EVERYTHING) is None
+    assert hotpath.chat_item_codes(items, 0, EVERYTHING, EVERYTHING) is None
     # ... unless it lies before the items read.
-    assert hotpath.chat_item_codes(items, 2, EVERYTHING) == (bytes([ASSISTANT_PLAIN]), 2)
+    assert hotpath.chat_item_codes(items, 2, EVERYTHING, EVERYTHING) == (
+        bytes([ASSISTANT_PLAIN]), 2)
 
 
 def test_other_sequences_are_not_read(hotpath: Any) -> None:
     class Messages(list):
         pass
 
-    assert hotpath.chat_item_codes(Messages([{"role": "user", "content": "x"}]), 0, 9) is None
-    assert hotpath.chat_item_codes(iter([]), 0, 9) is None
+    messages = Messages([{"role": "user", "content": "x"}])
+    assert hotpath.chat_item_codes(messages, 0, 9, 9) is None
+    assert hotpath.chat_item_codes(iter([]), 0, 9, 9) is None
 
 
 def test_the_block_cap_stops_the_reading_before_the_item_over_it(hotpath: Any) -> None:
@@ -120,13 +126,22 @@ def test_the_block_cap_stops_the_reading_before_the_item_over_it(hotpath: Any) -
              {"role": "assistant", "content": "ok"},   # 0
              {"role": "user", "content": parts},       # 3
              {"role": "assistant", "content": parts}]  # 3
-    assert hotpath.chat_item_codes(items, 0, 9) == (bytes([1, 3, 1, 3]), 0)
-    assert hotpath.chat_item_codes(items, 0, 8) == (bytes([3, 1, 3]), 1)
-    assert hotpath.chat_item_codes(items, 0, 5) == (bytes([3]), 3)
-    assert hotpath.chat_item_codes(items, 0, 2) == (b"", 4)
-    assert hotpath.chat_item_codes(items, 2, 9) == (bytes([1, 3]), 2)
-    assert hotpath.chat_item_codes(items, -5, 9) == (bytes([1, 3, 1, 3]), 0)
-    assert hotpath.chat_item_codes(items, 9, 9) == (b"", 4)
+    assert hotpath.chat_item_codes(items, 0, 9, EVERYTHING) == (bytes([1, 3, 1, 3]), 0)
+    assert hotpath.chat_item_codes(items, 0, 8, EVERYTHING) == (bytes([3, 1, 3]), 1)
+    assert hotpath.chat_item_codes(items, 0, 5, EVERYTHING) == (bytes([3]), 3)
+    assert hotpath.chat_item_codes(items, 0, 2, EVERYTHING) == (b"", 4)
+    assert hotpath.chat_item_codes(items, 2, 9, EVERYTHING) == (bytes([1, 3]), 2)
+    assert hotpath.chat_item_codes(items, -5, 9, EVERYTHING) == (bytes([1, 3, 1, 3]), 0)
+    assert hotpath.chat_item_codes(items, 9, 9, EVERYTHING) == (b"", 4)
+
+
+def test_the_reading_stops_after_enough_openings(hotpath: Any) -> None:
+    items = [{"role": "user", "content": "q1"}, {"role": "assistant", "content": "a"},
+             {"role": "User", "content": "q2"},  # GENERAL: not counted
+             {"role": "user", "content": "q3"}, {"role": "assistant", "content": "a"}]
+    assert hotpath.chat_item_codes(items, 0, EVERYTHING, 1) == (bytes([1, 3]), 3)
+    assert hotpath.chat_item_codes(items, 0, EVERYTHING, 2) == (bytes([1, 3, 4, 1, 3]), 0)
+    assert hotpath.chat_item_codes(items, 0, EVERYTHING, 3) == (bytes([1, 3, 4, 1, 3]), 0)
 
 
 # -- native and reference agree ---------------------------------------------------------------
@@ -138,8 +153,9 @@ values = st.one_of(st.none(), st.text(max_size=3), st.integers(-1, 2), st.boolea
 roles = st.one_of(st.sampled_from(["user", "assistant", "system", "developer", "tool",
                                    "function", "User", "other"]), st.none(), st.integers(0, 2))
 keys = st.sampled_from(["content", "tool_calls", "function_call", "tool_call_id", "name"])
-message = st.builds(lambda role, extra: {"role": role, **extra} if role is not None else extra,
-                    roles, st.dictionaries(keys, values, max_size=3))
+message = st.builds(lambda role, extra, odd_key: {
+    **({1: None} if odd_key else {}), **({"role": role} if role is not None else {}), **extra},
+    roles, st.dictionaries(keys, values, max_size=3), st.booleans())
 #: What makes the whole reading None, at most one per list (more would hide the rest).
 odd = st.one_of(st.builds(lambda text: Message(role="user", content=text), st.text(max_size=2)),
                 st.none(), st.text(max_size=2),
@@ -155,12 +171,13 @@ def items_strategy(draw: Any) -> List[Any]:
 
 
 @settings(max_examples=EXAMPLES, deadline=None)
-@given(items_strategy(), st.integers(-2, 32), st.integers(0, 12), st.booleans())
+@given(items_strategy(), st.integers(-2, 32), st.integers(0, 12), st.integers(1, 4),
+       st.booleans())
 def test_native_codes_are_the_references(items: List[Any], start: int, max_blocks: int,
-                                         as_tuple: bool) -> None:
+                                         max_openings: int, as_tuple: bool) -> None:
     sequence = tuple(items) if as_tuple else items
-    assert native.chat_item_codes(sequence, start, max_blocks) == \
-        reference.chat_item_codes(sequence, start, max_blocks)
+    assert native.chat_item_codes(sequence, start, max_blocks, max_openings) == \
+        reference.chat_item_codes(sequence, start, max_blocks, max_openings)
 
 
 # -- the reset's reading on the codes is the general one ---------------------------------------
@@ -228,8 +245,12 @@ def test_the_coded_view_and_plan_are_the_scanned_ones(items: List[Any]) -> None:
         if coded is None or general is None:
             continue
         assert coded.items == general.items
-        # plain: true exactly when no item opens or answers a call
-        assert coded.plain == all(not (i.calls or i.results) for i in general.items)
+        # plain: no item opens or answers a call (False: not known)
+        if coded.plain:
+            assert all(not (i.calls or i.results) for i in general.items)
+        read = hotpath.chat_item_codes(items, 0, EVERYTHING, EVERYTHING)
+        assert coded.plain == (read is not None and GENERAL not in read[0])
+        all_coded = coded.plain
         for live in general.turn_starts():
             try:
                 expected = plan(general, live)
@@ -238,6 +259,17 @@ def test_the_coded_view_and_plan_are_the_scanned_ones(items: List[Any]) -> None:
                     plan(coded, live)
                 continue
             assert plan(coded, live) == expected
+            if all_coded:  # planned from the codes alone
+                assert plain_plan(read[0], live) == expected
+        if all_coded:
+            # The live turn found from the codes: the last item that is not
+            # an instruction, when it opens a turn.
+            last = [i for i, item in enumerate(general.items) if item.kind != "instruction"]
+            if last and general.items[last[-1]].starts_turn:
+                assert plain_plan(read[0]) == plan(general, last[-1])
+            else:
+                with pytest.raises(Unsafe):
+                    plain_plan(read[0])
 
 
 def _lazy(items: List[Any], limit: int) -> Any:

@@ -15,7 +15,7 @@ from hypothesis import strategies as st  # noqa: E402
 
 from support.environment import IN_CI, LazyHotpath  # noqa: E402
 from turnsignal import TopicContinuity  # noqa: E402
-from turnsignal._provenance import MAX_ITEMS, capture, read_parts  # noqa: E402
+from turnsignal._provenance import MAX_ITEMS, capture, read_parts, same_parts  # noqa: E402
 
 native = LazyHotpath("native")
 reference = LazyHotpath("python")
@@ -58,6 +58,49 @@ def assert_same_parts(items: Any, max_items: int) -> None:
 def test_native_parts_are_the_references(items: List[Any], max_items: int,
                                          as_tuple: bool) -> None:
     assert_same_parts(tuple(items) if as_tuple else items, max_items)
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(items_strategy, st.sampled_from([1, 3, 39, MAX_ITEMS]), st.integers(0, 45),
+       st.sampled_from(["same", "item", "content", "shorter"]), st.booleans())
+def test_native_same_is_the_references(items: List[Any], max_items: int, at: int, change: str,
+                                       as_tuple: bool) -> None:
+    # Fresh dicts: a content is reassigned in place below.
+    items = [dict(item) if type(item) is dict else item for item in items]
+    kept, contents = read_parts(items, max_items)
+    now = list(items)
+    if now and change != "same":
+        at %= len(now)
+        if change == "item":
+            now[at] = {"role": "user", "content": "another"}
+        elif change == "content" and type(now[at]) is dict:
+            now[at]["content"] = "another"  # the same dict, another content
+        elif change == "shorter":
+            del now[at]
+    sequence = tuple(now) if as_tuple else now
+    mine = native.provenance_same(sequence, max_items, kept, contents)
+    theirs = reference.provenance_same(sequence, max_items, kept, contents)
+    assert mine == theirs == same_parts(sequence, max_items, kept, contents)
+    if change == "same" or not now:
+        assert mine is (len(items) == len(now))
+
+
+def test_same_compares_by_identity(hotpath: Any) -> None:
+    items = [{"role": "user", "content": ["a list"]}, {"role": "assistant"}, "text"]
+    kept, contents = hotpath.provenance_parts(items, MAX_ITEMS)
+    assert hotpath.provenance_same(list(items), MAX_ITEMS, kept, contents) is True
+    equal = [{"role": "user", "content": ["a list"]}, *items[1:]]  # equal, not the same dict
+    assert hotpath.provenance_same(equal, MAX_ITEMS, kept, contents) is False
+    items[0]["content"] = ["a list"]  # the same dict, its content another list
+    assert hotpath.provenance_same(items, MAX_ITEMS, kept, contents) is False
+    assert hotpath.provenance_same(items[1:], MAX_ITEMS, kept, contents) is False
+
+    class Messages(list):
+        pass
+
+    assert hotpath.provenance_same(Messages(items), MAX_ITEMS, kept, contents) is None
+    with pytest.raises(ValueError, match="at least 1"):
+        hotpath.provenance_same(items, 0, kept, contents)
 
 
 def test_parts_hold_the_newest_items_and_their_contents(hotpath: Any) -> None:

@@ -84,13 +84,18 @@ RULES = [
     {"name": "small", "evaluator": "hybrid.1", "change_evidence": "similarity",
      "include_assistant": False,
      "limits": {"max_prior_turns": 2, "max_turn_bytes": 256, "max_input_bytes": 1024}},
+    # A group with no rule at level similarity: read without pooling.
+    {"name": "short", "evaluator": "hybrid.1", "limits": {"max_prior_turns": 3}},
 ]
+#: The rules of the first group below level similarity, alone: a group that
+#: pools nothing (docs/hybrid1.md §5).
+ALONE = [rule for rule in RULES[1:4]]
 
 
 @functools.cache
-def signal(implementation: str) -> TopicContinuity:
+def signal(implementation: str, alone: bool = False) -> TopicContinuity:
     load_hotpath(implementation)
-    return TopicContinuity(RULES, implementation=implementation)
+    return TopicContinuity(ALONE if alone else RULES, implementation=implementation)
 
 
 def _bits(value: Any) -> Any:
@@ -115,3 +120,11 @@ def test_whole_evaluations_agree(messages: List[Dict[str, Any]]) -> None:
     r = signal("python").evaluate(request, "openai").to_dict()
     assert _bits(n) == _bits(r)
     assert all("cues" in result for result in n["results"][1:])
+    # Read without the vectors, the same rules give the same results,
+    # semantic cues "not computed" included, in both implementations.
+    for implementation in ("native", "python"):
+        alone = signal(implementation, True).evaluate(request, "openai").to_dict()
+        assert _bits(alone["results"]) == _bits(n["results"][1:4])
+    for result in n["results"]:
+        if "cues" in result and result["signal"] not in ("s", "small"):
+            assert result["cues"]["semantic"] is None

@@ -29,7 +29,7 @@ from turnsignal._reference.lexical2.live import (
 )
 from turnsignal._reference.lexical2.recent import recent_act
 from turnsignal._reference.lexical2.stem import stem
-from turnsignal._reference.provenance import provenance_parts
+from turnsignal._reference.provenance import provenance_parts, provenance_same
 from turnsignal._reference.score import LiveTurn, analyze_live, prose_term_count, score_prior
 from turnsignal._reference.terms import term_set as _term_set
 from turnsignal._reference.terms import terms
@@ -84,6 +84,7 @@ __all__ = [
     "prior_turn",
     "prose_term_count",
     "provenance_parts",
+    "provenance_same",
     "recent_act",
     "request_facts",
     "score_prior",

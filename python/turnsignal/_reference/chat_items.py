@@ -9,6 +9,7 @@ from turnsignal._chat_items import ItemCodes, read_codes
 __all__ = ["chat_item_codes"]
 
 
-def chat_item_codes(items: Any, start: int, max_blocks: int) -> Optional[ItemCodes]:
+def chat_item_codes(items: Any, start: int, max_blocks: int,
+                    max_openings: int) -> Optional[ItemCodes]:
     """``read_codes``: the codes of an exact list's or tuple's items."""
-    return read_codes(items, start, max_blocks)
+    return read_codes(items, start, max_blocks, max_openings)

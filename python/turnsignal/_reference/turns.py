@@ -99,7 +99,7 @@ class Hybrid1LiveExtra(NamedTuple):
     cues: Tuple[int, int, bool, bool, bool, bool, bool]
     content_terms: int
     own_cues: Tuple[bool, bool, int]  # additive, lead_dependent, live entities |E|
-    pooled: Any  # the vectors' PooledText of the live segments joined by "\n"
+    pooled: Any  # the vectors' PooledText of the live segments joined by "\n" (None: no table)
 
 
 class Hybrid1PriorExtra(NamedTuple):
@@ -180,20 +180,22 @@ def lexical2_prior_turn(doc: Doc, live: Lexical2LiveTurn, start: int, end: int,
 
 
 def hybrid1_live_turn(table: Any, doc: Doc, start: int, max_turn_bytes: int) -> LiveTurnResult:
-    """The live turn as hybrid.1 reads it (``table``: the static vectors)."""
+    """The live turn as hybrid.1 reads it (``table``: the static vectors;
+    None: nothing pooled, the pooled value None)."""
     window = live_window(doc, start, max_turn_bytes)
     segments = window.segments
     live = Hybrid1LiveTurn(segments)
+    pooled = None if table is None else pool_segments(table, segments)
     extra = Hybrid1LiveExtra(tuple(live.cues), live.content_term_count,  # type: ignore[arg-type]
-                             (*live.own_cues, live.entity_count),
-                             pool_segments(table, segments))
+                             (*live.own_cues, live.entity_count), pooled)
     return _live_result(window, live, live.prose_terms, tuple(live.flags), extra)
 
 
 def hybrid1_prior_turn(table: Any, doc: Doc, live: Lexical2LiveTurn, start: int, end: int,
                        max_turn_bytes: int, include_assistant: bool,
                        budget: int) -> PriorTurnResult:
-    """One prior turn as hybrid.1 reads it (``Hybrid1PriorExtra``)."""
+    """One prior turn as hybrid.1 reads it (``Hybrid1PriorExtra``; with
+    ``table`` None, its pooled values None)."""
     w = prior_window(doc, start, end, max_turn_bytes, include_assistant, budget)
     if w.byte_count < 0:
         return _unread(w.upper_bound, _UNREAD_HYBRID1)
@@ -203,8 +205,10 @@ def hybrid1_prior_turn(table: Any, doc: Doc, live: Lexical2LiveTurn, start: int,
     act = ACT_NONE
     if newest and len(w.segments) > w.user_segments:
         act = recent_act(w.segments[-1])
-    last = table.pool(w.segments[-1]) if newest and w.segments else None
+    pooled = last = None
+    if table is not None:
+        pooled = pool_segments(table, w.segments)
+        last = table.pool(w.segments[-1]) if newest and w.segments else None
     return PriorTurnResult(w.upper_bound, w.byte_count, w.truncated, w.tool_cap_reached,
                            w.excluded, lexical, entity, capped,
-                           Hybrid1PriorExtra(definite, overlap, act,
-                                             pool_segments(table, w.segments), last))
+                           Hybrid1PriorExtra(definite, overlap, act, pooled, last))

@@ -58,7 +58,7 @@ def recent_openings(items: Sequence[Any], wire: Any, limit: int,
     With ``hotpath``, a coded format's items are read in one call."""
     oldest = max(0, len(items) - MAX_TURN_ITEMS)
     if wire.coded and hotpath is not None:
-        read = hotpath.chat_item_codes(items, oldest, MAX_TURN_BLOCKS)
+        read = hotpath.chat_item_codes(items, oldest, MAX_TURN_BLOCKS, limit)
         if read is not None:
             return _coded_openings(items, wire, limit, oldest, *read)
     return list(openings(items, wire, limit))

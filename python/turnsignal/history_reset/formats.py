@@ -26,15 +26,29 @@ class WireFormat(NamedTuple):
     #: Whether a request with no tool call and no result is always valid.
     plain_valid: bool = False
 
-    def view(self, request: Any, items: Sequence[Any], hotpath: Optional[Any] = None) -> View:
-        """The items scanned: in one hot-path call for a coded format (when
-        ``hotpath`` is given and can read them), else one by one."""
+    def codes(self, request: Any, items: Sequence[Any], hotpath: Optional[Any]) -> Optional[bytes]:
+        """The top-level check, then the code of every item, in one hot-path
+        call (``turnsignal._chat_items``); None when the format is not coded,
+        no ``hotpath`` is given or it cannot read them."""
         self.check_top(request)
         if self.coded and hotpath is not None:
-            read = hotpath.chat_item_codes(items, 0, sys.maxsize)
+            read = hotpath.chat_item_codes(items, 0, sys.maxsize, sys.maxsize)
             if read is not None:
-                return coded_view(items, read[0], self.scan_item)
-        return scan(items, self.scan_item)
+                return read[0]
+        return None
+
+    def view_of(self, items: Sequence[Any], codes: Optional[bytes]) -> View:
+        """The items scanned: from their codes when there are some (only the
+        GENERAL ones by the scanner), else one by one."""
+        if codes is None:
+            return scan(items, self.scan_item)
+        return coded_view(items, codes, self.scan_item)
+
+    def view(self, request: Any, items: Sequence[Any], hotpath: Optional[Any] = None) -> View:
+        """The top-level check, then the items scanned: in one hot-path call
+        for a coded format (when ``hotpath`` is given and can read them),
+        else one by one."""
+        return self.view_of(items, self.codes(request, items, hotpath))
 
 
 FORMATS: Dict[str, WireFormat] = {

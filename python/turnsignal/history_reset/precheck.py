@@ -63,22 +63,17 @@ def _cut(text: str) -> str:
     return head.encode("utf-8", "surrogatepass")[:PRECHECK_BYTES].decode("utf-8", "ignore")
 
 
-def _marker(function: Callable[[List[str]], Any]) -> Callable[[str], bool]:
-    def check(text: str) -> bool:
-        flags = function([text])
-        return bool(flags[3] or flags[4])  # a clean or an ambiguous marker
-    return check
+def _marker_seen(flags: Any) -> bool:
+    return bool(flags[3] or flags[4])  # a clean or an ambiguous marker
 
 
-def _request(function: Callable[[List[str]], Any]) -> Callable[[str], bool]:
-    def check(text: str) -> bool:
-        cues = function([text])
-        return cues[1] != _NO_FRAME or bool(cues[2])  # a request frame, an addition
-    return check
+def _request_seen(cues: Any) -> bool:
+    return cues[1] != _NO_FRAME or bool(cues[2])  # a request frame, an addition
 
 
-_CHECKS: Dict[str, Callable[[Callable[[List[str]], Any]], Callable[[str], bool]]] = {
-    MARKER_LEXICAL1: _marker, MARKER_LEXICAL2: _marker, REQUEST_LEXICAL2: _request,
+#: Per pre-check kind, what its hot-path call's answer must show.
+_SEEN: Dict[str, Callable[[Any], bool]] = {
+    MARKER_LEXICAL1: _marker_seen, MARKER_LEXICAL2: _marker_seen, REQUEST_LEXICAL2: _request_seen,
 }
 
 
@@ -88,12 +83,21 @@ def precheck(hotpath: Any, gates: Gates, reasons: Optional[FrozenSet[str]],
     give a change the gates accept (``reasons``: the accepted reasons, None
     for any). None when no accepted reason can be seen in a turn's leading
     words: then no earlier turn is a candidate."""
-    checks = [_CHECKS[kind](getattr(hotpath, kind)) for reason, kind in gates.prechecks
+    checks = [(getattr(hotpath, kind), _SEEN[kind]) for reason, kind in gates.prechecks
               if reasons is None or reason in reasons]
     if not checks:
         return None
 
     def passes(item: Any) -> bool:
-        text = leading_text(item)
-        return bool(text) and any(check(text) for check in checks)
+        # The common item, a short string content, without leading_text's frame.
+        content = item.get("content") if type(item) is dict else None
+        text = content if type(content) is str and len(content) <= _SHORT \
+            else leading_text(item)
+        if not text:
+            return False
+        segments = [text]
+        for read, seen in checks:  # a loop, not any(): no generator per item
+            if seen(read(segments)):
+                return True
+        return False
     return passes

@@ -6,6 +6,7 @@ import math
 from typing import Any, FrozenSet, Iterable, List, Optional, Tuple, Union
 
 from turnsignal import _hotpath
+from turnsignal._chat_items import GENERAL
 from turnsignal._provenance import Provenance, items_of
 from turnsignal.history_reset.boundary import (
     BEYOND_REACH,
@@ -23,7 +24,7 @@ from turnsignal.history_reset.outcome import (
     BASIS_TURN_OPENING,
     ResetOutcome,
 )
-from turnsignal.history_reset.plan import plan
+from turnsignal.history_reset.plan import Plan, plain_plan, plan
 from turnsignal.history_reset.policy import DEFAULT_GATES, Gates
 from turnsignal.history_reset.precheck import precheck
 from turnsignal.history_reset.view import INSTRUCTION, Unsafe, View
@@ -89,6 +90,9 @@ def _coverage(value: Any) -> Optional[Coverage]:
     if value is None:
         return None
     return Coverage(_choice("require_coverage", value, ("full", "window", "partial")))
+
+
+_GENERAL_CODE = bytes([GENERAL])
 
 
 def _live_start(view: View) -> Optional[int]:
@@ -265,7 +269,13 @@ class HistoryReset:
         wire = FORMATS[format]
         try:
             if view is None:
-                view = wire.view(request, items, hotpath)
+                codes = wire.codes(request, items, hotpath)
+                if codes is not None and wire.plain_valid and _GENERAL_CODE not in codes:
+                    # Every item coded, no tool pair: planned from the codes
+                    # in C, and valid whatever is cut.
+                    return self._rewritten(request, wire, items, plain_plan(codes, live),
+                                           basis, turns_back)
+                view = wire.view_of(items, codes)
             if live is None:
                 live = _live_start(view)
             if live is None:
@@ -278,6 +288,12 @@ class HistoryReset:
         if not (view.plain and wire.plain_valid) and \
                 not wire.valid([view.items[index] for index in kept]):
             return _kept(request, ResetGate.WOULD_BE_INVALID, basis)
+        return self._rewritten(request, wire, items, found, basis, turns_back)
+
+    @staticmethod
+    def _rewritten(request: Any, wire: Any, items: Any, found: Optional[Plan], basis: str,
+                   turns_back: int) -> ResetOutcome:
+        """The new request of a valid plan (None: nothing to remove)."""
         if found is None:
             return _kept(request, ResetGate.NOTHING_TO_REMOVE, basis)
         new = rebuild(request, wire.key, [items[index] for index in found.kept])

@@ -29,6 +29,7 @@ from turnsignal.topic_continuity.result import (
 )
 from turnsignal.topic_continuity.walk import (
     HYBRID1_TURNS,
+    HYBRID1_UNPOOLED_TURNS,
     LEXICAL1_TURNS,
     LEXICAL2_TURNS,
     Extraction,
@@ -118,6 +119,12 @@ EVALUATOR_PARTS: Dict[str, Tuple[TurnCalls, Callable[[Extraction, Callable[[Any]
     HYBRID1: (HYBRID1_TURNS, Hybrid1Classifier),
 }
 
+#: The evidence level at which a rule reads the similarities; a group with
+#: no such rule uses its evaluator's entry here, if any: the same reading
+#: without the static vectors (nothing pooled, no similarity computed).
+READS_SIMILARITY = "similarity"
+UNPOOLED_TURNS: Dict[str, TurnCalls] = {HYBRID1: HYBRID1_UNPOOLED_TURNS}
+
 
 #: One rule as the evaluation reads it: name, include_assistant,
 #: continuation, change, its group's index (-1: the evaluator's own check
@@ -146,6 +153,7 @@ def plan_of(configs: Sequence[EvaluatorConfig], hotpath: ModuleType) -> Plan:
     rules: List[PlannedRule] = []
     policies: Dict[HistoryPolicy, int] = {}
     groups: Dict[Tuple[int, str], int] = {}
+    pooled: Dict[int, bool] = {}  # per group: some rule reads the similarities
     for rule in configs:
         if not valid_config(rule):
             # The evaluator named may be unknown: the result reports lexical.1.
@@ -154,11 +162,14 @@ def plan_of(configs: Sequence[EvaluatorConfig], hotpath: ModuleType) -> Plan:
         evaluator = rule.evaluator
         policy = policies.setdefault(rule.policy, len(policies))
         group = groups.setdefault((policy, evaluator), len(groups))
+        pooled[group] = pooled.get(group, False) or rule.change_evidence == READS_SIMILARITY
         rules.append((rule.name, rule.include_assistant, float(rule.continuation),
                       float(rule.change), group, evaluator, rule.change_evidence or ""))
     planned = []
-    for policy, evaluator in groups:
+    for (policy, evaluator), group in groups.items():
         calls, classifier_of = EVALUATOR_PARTS[evaluator]
+        if not pooled[group]:
+            calls = UNPOOLED_TURNS.get(evaluator, calls)
         planned.append((policy, calls.bind(hotpath), classifier_of))
     return Plan(tuple(rules), tuple(planned), tuple(policies))
 

@@ -35,6 +35,7 @@ from turnsignal.topic_continuity.result import ZERO_FEATURES, Coverage, Features
 
 __all__ = [
     "HYBRID1_TURNS",
+    "HYBRID1_UNPOOLED_TURNS",
     "LEXICAL1_TURNS",
     "LEXICAL2_TURNS",
     "LIVE_TOOL",
@@ -119,7 +120,7 @@ class Hybrid1Cues(NamedTuple):
     additive: bool = False
     lead_dependent: bool = False
     live_entities: int = 0
-    semantic: bool = False
+    semantic: Optional[bool] = False  # None: not pooled
     similarity_newest: Optional[float] = None
     similarity_window: Optional[float] = None
     similarity_last: Optional[float] = None
@@ -178,6 +179,10 @@ class TurnCalls(NamedTuple):
     prior_turn: str
     cues: Optional[Callable[[Any, List[Any]], Any]]
     vectors: bool = False  # the calls take the static vector table first
+    #: With ``vectors``: the table is passed (False: None in its place, and
+    #: nothing is pooled, for a group none of whose rules reads a similarity;
+    #: the table is then never loaded).
+    pooled: bool = True
 
     def bind(self, hotpath: ModuleType) -> Turns:
         """The calls of one implementation (looked up once, not per walk;
@@ -187,7 +192,7 @@ class TurnCalls(NamedTuple):
         if found is None:
             live, prior = getattr(hotpath, self.live_turn), getattr(hotpath, self.prior_turn)
             if self.vectors:
-                table = module_vector_table(hotpath)
+                table = module_vector_table(hotpath) if self.pooled else None
                 live, prior = partial(live, table), partial(prior, table)
             found = _BOUND[key] = (live, prior, self.cues)
         return found
@@ -355,11 +360,15 @@ def _lexical2_cues(live_extra: Any, prior_extras: List[Any]) -> Cues:
 def _hybrid1_cues(live_extra: Any, prior_extras: List[Any]) -> Hybrid1Cues:
     """hybrid.1's cues: lexical.2's, its own, and the similarities of the
     live turn's pooled vectors with the newest turn, the kept window and the
-    message before it (§3.5); all None without semantic evidence."""
+    message before it (§3.5); all None without semantic evidence. Turns read
+    without pooling (``HYBRID1_UNPOOLED_TURNS``): ``semantic`` None too."""
     live_cues, content_terms, (additive, lead_dependent, live_entities), pooled = live_extra
     # lexical.2's cues, built in place (no Cues made only to be unpacked).
     definite = any(map(_FIRST, prior_extras))
     overlap, act = (prior_extras[0][1], prior_extras[0][2]) if prior_extras else (0.0, 0)
+    if pooled is None:  # not pooled: no rule of the group reads the similarities
+        return _new(Hybrid1Cues, (*live_cues, content_terms, definite, act, overlap, additive,
+                                  lead_dependent, live_entities, None, None, None, None))
     semantic = (pooled.word_share >= _hybrid1.SEMANTIC_MIN_WORD_SHARE
                 and pooled.whole_share >= _hybrid1.SEMANTIC_MIN_WHOLE_SHARE)
     newest = window = last = None
@@ -379,3 +388,6 @@ def _hybrid1_cues(live_extra: Any, prior_extras: List[Any]) -> Hybrid1Cues:
 LEXICAL1_TURNS = TurnCalls("live_turn", "prior_turn", None)
 LEXICAL2_TURNS = TurnCalls("lexical2_live_turn", "lexical2_prior_turn", _lexical2_cues)
 HYBRID1_TURNS = TurnCalls("hybrid1_live_turn", "hybrid1_prior_turn", _hybrid1_cues, True)
+#: hybrid.1 for a group whose rules all decide below ``change_evidence:
+#: similarity``: the same reading, nothing pooled (docs/hybrid1.md §3).
+HYBRID1_UNPOOLED_TURNS = HYBRID1_TURNS._replace(pooled=False)

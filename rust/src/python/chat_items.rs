@@ -8,7 +8,9 @@ use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 
-use super::dicts::lookup;
+use crate::request::source::Key;
+
+use super::dicts::{lookup, DictScans};
 
 const INSTRUCTION: u8 = 0;
 const USER_TURN: u8 = 1;
@@ -56,10 +58,64 @@ fn width(value: &Json) -> usize {
     }
 }
 
-/// The code of one exact-dict item, given its `content` and `tool_calls`.
-fn code(item: &Bound<'_, PyAny>, content: &Json, calls: &Json) -> PyResult<u8> {
+/// The fields of one exact-dict item that its code needs: `role`,
+/// `content`, `tool_calls`, `function_call`.
+struct Fields<'py> {
+    role: Option<Bound<'py, PyAny>>,
+    content: Option<Bound<'py, PyAny>>,
+    calls: Option<Bound<'py, PyAny>>,
+    /// `None` when looked up only if needed (the dict was not scanned).
+    legacy: Option<Option<Bound<'py, PyAny>>>,
+}
+
+/// The fields of `item`, from one pass over its entries (a small dict of
+/// exact-str keys, no Python code run) or, failing that, by lookup in the
+/// reference's order (`content`, `tool_calls`; `role` and `function_call`
+/// later, when needed).
+fn fields<'py>(scans: &mut DictScans<'py>, item: &Bound<'py, PyAny>) -> PyResult<Fields<'py>> {
     let py = item.py();
-    let Some(role) = lookup(item, intern!(py, "role"))? else {
+    let mut found = [std::ptr::null_mut(); 4];
+    let complete = scans.named_entries(item, |key, value| match key {
+        Key::Role => found[0] = value,
+        Key::Content => found[1] = value,
+        Key::ToolCalls => found[2] = value,
+        Key::FunctionCall => found[3] = value,
+        _ => {}
+    });
+    if complete {
+        // SAFETY: borrowed references held by `item`, which is alive and
+        // unchanged: no Python code ran since the pass.
+        let [role, content, calls, legacy] =
+            found.map(|value| unsafe { Bound::from_borrowed_ptr_or_opt(py, value) });
+        return Ok(Fields {
+            role,
+            content,
+            calls,
+            legacy: Some(legacy),
+        });
+    }
+    Ok(Fields {
+        role: None,
+        content: lookup(item, intern!(py, "content"))?,
+        calls: lookup(item, intern!(py, "tool_calls"))?,
+        legacy: None,
+    })
+}
+
+/// The code of one exact-dict item, given its fields and the kinds of its
+/// `content` and `tool_calls`.
+fn code<'py>(
+    item: &Bound<'py, PyAny>,
+    fields: Fields<'py>,
+    content: &Json,
+    calls: &Json,
+) -> PyResult<u8> {
+    let py = item.py();
+    let role = match fields.legacy {
+        Some(_) => fields.role.clone(),
+        None => lookup(item, intern!(py, "role"))?,
+    };
+    let Some(role) = role else {
         return Ok(GENERAL);
     };
     let Ok(role) = role.cast_exact::<PyString>() else {
@@ -77,7 +133,10 @@ fn code(item: &Bound<'_, PyAny>, content: &Json, calls: &Json) -> PyResult<u8> {
         },
         "assistant" => {
             let no_calls = matches!(calls, Json::Missing | Json::List(0));
-            let legacy = lookup(item, intern!(py, "function_call"))?;
+            let legacy = match fields.legacy {
+                Some(legacy) => legacy,
+                None => lookup(item, intern!(py, "function_call"))?,
+            };
             if no_calls && legacy.is_none_or(|value| value.is_none()) {
                 ASSISTANT_PLAIN
             } else {
@@ -97,35 +156,51 @@ fn item_at<'py>(items: &Bound<'py, PyAny>, index: usize) -> PyResult<Bound<'py, 
     }
 }
 
+/// The counted limits of one reading.
+struct Limits {
+    start: usize,
+    max_blocks: usize,
+    max_openings: usize,
+}
+
 /// The codes of `items[start:]`, from the newest back, stopping before the
-/// item whose blocks would bring the count over `max_blocks`; `None` when an
-/// item cannot be read this way (the reference's `read_codes` exactly).
+/// item whose blocks would bring the count over `max_blocks` or after the
+/// `max_openings`-th turn opening; `None` when an item cannot be read this
+/// way (the reference's `read_codes` exactly).
 fn read<'py>(
     items: &Bound<'py, PyAny>,
     len: usize,
-    start: usize,
-    max_blocks: usize,
+    limits: &Limits,
 ) -> PyResult<Option<(Vec<u8>, usize)>> {
-    let py = items.py();
-    let mut codes = Vec::with_capacity(len.saturating_sub(start));
+    let mut scans = DictScans::new();
+    let mut codes = Vec::with_capacity(len.saturating_sub(limits.start));
     let mut blocks: usize = 0;
+    let mut openings: usize = 0;
     let mut first = len;
-    for index in (start..len).rev() {
+    for index in (limits.start..len).rev() {
         let item = item_at(items, index)?;
         if !item.is_exact_instance_of::<PyDict>() {
             return Ok(None);
         }
-        let content = lookup(&item, intern!(py, "content"))?;
-        let calls = lookup(&item, intern!(py, "tool_calls"))?;
-        let (Some(content), Some(calls)) = (json(content.as_ref()), json(calls.as_ref())) else {
+        let fields = fields(&mut scans, &item)?;
+        let (Some(content), Some(calls)) =
+            (json(fields.content.as_ref()), json(fields.calls.as_ref()))
+        else {
             return Ok(None);
         };
         blocks = blocks.saturating_add(width(&content) + width(&calls));
-        if blocks > max_blocks {
+        if blocks > limits.max_blocks {
             break;
         }
-        codes.push(code(&item, &content, &calls)?);
+        let code = code(&item, fields, &content, &calls)?;
+        codes.push(code);
         first = index;
+        if code == USER_TURN {
+            openings += 1;
+            if openings == limits.max_openings {
+                break;
+            }
+        }
     }
     codes.reverse();
     Ok(Some((codes, first)))
@@ -141,6 +216,7 @@ pub fn chat_item_codes<'py>(
     items: &Bound<'py, PyAny>,
     start: isize,
     max_blocks: usize,
+    max_openings: usize,
 ) -> Option<(Bound<'py, PyBytes>, usize)> {
     let len = if let Ok(list) = items.cast_exact::<PyList>() {
         list.len()
@@ -150,7 +226,12 @@ pub fn chat_item_codes<'py>(
         return None;
     };
     let start = usize::try_from(start).unwrap_or(0).min(len);
-    match read(items, len, start, max_blocks) {
+    let limits = Limits {
+        start,
+        max_blocks,
+        max_openings,
+    };
+    match read(items, len, &limits) {
         Ok(Some((codes, first))) => Some((PyBytes::new(py, &codes), first)),
         _ => None, // the error is dropped: the general reading meets it again
     }

@@ -126,6 +126,7 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(turns::hybrid1_live_turn, m)?)?;
     m.add_function(wrap_pyfunction!(turns::hybrid1_prior_turn, m)?)?;
     m.add_function(wrap_pyfunction!(provenance::provenance_parts, m)?)?;
+    m.add_function(wrap_pyfunction!(provenance::provenance_same, m)?)?;
     m.add_function(wrap_pyfunction!(chat_items::chat_item_codes, m)?)?;
     m.add_function(wrap_pyfunction!(values::numbers_only, m)?)?;
     lexical2::register(m)?;

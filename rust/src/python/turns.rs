@@ -282,22 +282,26 @@ pub fn lexical2_prior_turn(
     Ok(prior_result(bound, read, (false, 0.0, 0)))
 }
 
-/// The live turn as hybrid.1 reads it (`table`: the static vectors): the
-/// analysis a `Lexical2LiveTurn` read with hybrid.1's lexicons, `extra`
-/// lexical.2's, then `(additive, lead_dependent, live entity count)` and the pooled value of
-/// the live segments joined by "\n".
+/// The live turn as hybrid.1 reads it (`table`: the static vectors; None:
+/// nothing pooled): the analysis a `Lexical2LiveTurn` read with hybrid.1's
+/// lexicons, `extra` lexical.2's, then `(additive, lead_dependent, live
+/// entity count)` and the pooled value of the live segments joined by "\n"
+/// (None without a table).
 #[pyfunction]
 pub fn hybrid1_live_turn<'py>(
     py: Python<'py>,
-    table: &Bound<'py, VectorTable>,
+    table: Option<&Bound<'py, VectorTable>>,
     doc: &Bound<'py, Doc>,
     start: usize,
     max_turn_bytes: usize,
 ) -> PyResult<Bound<'py, PyTuple>> {
-    let table = table.get().shared();
+    let table = table.map(|table| table.get().shared());
     let (w, (analysis, pooled)) = read_live(py, doc, start, max_turn_bytes, |segments| {
         let analysis = crate::hybrid1::analyze_live(segments);
-        (analysis, crate::hybrid1::pool_segments(&table, segments))
+        let pooled = table
+            .as_ref()
+            .map(|table| crate::hybrid1::pool_segments(table, segments));
+        (analysis, pooled)
     })?;
     let counts = (
         analysis.base.term_count(),
@@ -315,7 +319,7 @@ pub fn hybrid1_live_turn<'py>(
             cues.lead_dependent,
             analysis.base.entity_count(),
         ),
-        PooledText::new(pooled),
+        pooled.map(PooledText::new),
     )
         .into_pyobject(py)?
         .into_any();
@@ -330,12 +334,13 @@ type Hybrid1PriorExtra = (bool, f64, u8, Option<PooledText>, Option<PooledText>)
 
 /// One prior turn as hybrid.1 reads it: lexical.2's reading (the live turn's
 /// analysis carries hybrid.1's lexicons) and the pooled values of
-/// `Hybrid1PriorExtra` (None, None when the turn is not read).
+/// `Hybrid1PriorExtra` (None, None when the turn is not read or there is no
+/// table).
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
 pub fn hybrid1_prior_turn(
     py: Python<'_>,
-    table: &Bound<'_, VectorTable>,
+    table: Option<&Bound<'_, VectorTable>>,
     doc: &Bound<'_, Doc>,
     live: &Bound<'_, Lexical2LiveTurn>,
     start: usize,
@@ -344,7 +349,7 @@ pub fn hybrid1_prior_turn(
     include_assistant: bool,
     budget: i64,
 ) -> PyResult<PriorResult<Hybrid1PriorExtra>> {
-    let table = table.get().shared();
+    let table = table.map(|table| table.get().shared());
     let live = live.get().analysis();
     let newest = doc.get().is_newest_prior(end);
     let (bound, read) = read_prior(
@@ -357,7 +362,13 @@ pub fn hybrid1_prior_turn(
         budget,
         |w| {
             let (scores, (definite, overlap, act)) = lexical2_scored(live, w, newest);
-            let (pooled, last) = crate::hybrid1::pool_turn(&table, &w.segments, newest);
+            let (pooled, last) = match &table {
+                Some(table) => {
+                    let (pooled, last) = crate::hybrid1::pool_turn(table, &w.segments, newest);
+                    (Some(pooled), last)
+                }
+                None => (None, None),
+            };
             (scores, (definite, overlap, act, pooled, last))
         },
     )?;
@@ -367,7 +378,7 @@ pub fn hybrid1_prior_turn(
             definite,
             overlap,
             act,
-            Some(PooledText::new(pooled)),
+            pooled.map(PooledText::new),
             last.map(PooledText::new),
         );
         (size, truncated, tool_cap, excluded, (scores, extra))

@@ -50,6 +50,9 @@ _ACT_STATEMENT, _ACT_CLOSURE = 1, 3
 _CONTINUATION, _CHANGE, _UNKNOWN = Class.CONTINUATION, Class.CHANGE, Class.UNKNOWN
 _PARTIAL, _FULL = Coverage.PARTIAL, Coverage.FULL
 _NO_CUES = Hybrid1Cues()
+#: The semantic cues of a rule that does not read them (§5): not computed.
+_UNPOOLED = {"similarity_newest": None, "similarity_window": None, "similarity_last": None,
+             "semantic": None}
 
 
 def _change(reason: Reason) -> Decision:
@@ -117,7 +120,8 @@ class Hybrid1Classifier:
 
     __slots__ = ("combined", "coverage", "cues", "disjoint", "entity_wins", "features", "head",
                  "low_similarity", "marker_ambiguous", "max_raw", "middle", "new_request",
-                 "new_task", "public", "recent_overlap", "scope", "shared_valid")
+                 "new_task", "public", "public_unpooled", "recent_overlap", "scope",
+                 "shared_valid")
 
     def __init__(self, x: Extraction,
                  numbers_only: Callable[[Any], bool] = _numbers_only) -> None:
@@ -146,6 +150,11 @@ class Hybrid1Classifier:
             self.low_similarity = last is not None and last < _hyb.LOW_SIMILARITY
         self.features = f
         self.public = public_cues(cues, is_new_request, is_new_task)
+        # What a rule below the similarity level reports: the same cues
+        # without the semantic ones, which it never reads (made when first
+        # asked, in a group that pooled for another rule).
+        self.public_unpooled: Optional[Mapping[str, Any]] = (
+            self.public if cues.semantic is None else None)
         self.shared_valid = (shared_parts_valid(coverage, scope, f, HYBRID1, numbers_only)
                              and cues_valid(self.public, numbers_only))
 
@@ -171,12 +180,20 @@ class Hybrid1Classifier:
             return _change(Reason.LOW_SIMILARITY)
         return _UNKNOWN, Reason.INCONCLUSIVE, 0.0
 
+    def _unpooled(self) -> Mapping[str, Any]:
+        found = self.public_unpooled
+        if found is None:
+            found = self.public_unpooled = MappingProxyType({**self.public, **_UNPOOLED})
+        return found
+
     def result(self, name: str, continuation: float, change: float,
                change_evidence: str) -> TopicContinuityResult:
         """One rule's result, checked."""
+        level = HYBRID1_EVIDENCE_LEVEL[change_evidence]
         decided = self.head
         if decided is None:
-            decided = self._decide(continuation, change, HYBRID1_EVIDENCE_LEVEL[change_evidence])
+            decided = self._decide(continuation, change, level)
         class_, reason, confidence = decided
+        cues = self.public if level >= _SIMILARITY else self._unpooled()
         return group_result(name, class_, reason, confidence, self.coverage, self.scope,
-                            self.features, self.shared_valid, HYBRID1, self.public)
+                            self.features, self.shared_valid, HYBRID1, cues)
