@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from typing import Any, Optional, Tuple
 
-__all__ = ["ASSISTANT_PLAIN", "GENERAL", "INSTRUCTION", "USER_EMPTY", "USER_TURN", "ItemCodes",
-           "read_codes"]
+__all__ = ["ASSISTANT_PLAIN", "GENERAL", "GENERAL_BYTE", "INSTRUCTION", "INSTRUCTION_BYTE",
+           "USER_EMPTY", "USER_TURN", "USER_TURN_BYTE", "ItemCodes", "read_codes"]
 
 #: ``role`` exactly "system" or "developer".
 INSTRUCTION = 0
@@ -31,6 +31,9 @@ USER_EMPTY = 2
 ASSISTANT_PLAIN = 3
 #: Anything else: the general scanner reads it.
 GENERAL = 4
+#: The codes as one-byte strings, for ``bytes.find`` / ``count`` / ``in``.
+INSTRUCTION_BYTE, USER_TURN_BYTE, GENERAL_BYTE = bytes([INSTRUCTION]), bytes([USER_TURN]), \
+    bytes([GENERAL])
 
 #: (one code per item of ``items[first:]``, ``first``).
 ItemCodes = Tuple[bytes, int]

@@ -245,12 +245,10 @@ def test_the_coded_view_and_plan_are_the_scanned_ones(items: List[Any]) -> None:
         if coded is None or general is None:
             continue
         assert coded.items == general.items
-        # plain: no item opens or answers a call (False: not known)
-        if coded.plain:
-            assert all(not (i.calls or i.results) for i in general.items)
         read = hotpath.chat_item_codes(items, 0, EVERYTHING, EVERYTHING)
-        assert coded.plain == (read is not None and GENERAL not in read[0])
-        all_coded = coded.plain
+        all_coded = read is not None and GENERAL not in read[0]
+        if all_coded:  # coded whole: no item opens or answers a call
+            assert all(not (i.calls or i.results) for i in general.items)
         for live in general.turn_starts():
             try:
                 expected = plan(general, live)
@@ -304,11 +302,13 @@ def test_a_result_answering_an_earlier_turn_keeps_that_turn(hotpath: Any) -> Non
              {"role": "user", "content": "third"},
              {"role": "tool", "tool_call_id": "c1", "content": "r"}]
     view = CHAT.view({"messages": items}, items, hotpath)
-    assert not view.plain
+    assert GENERAL in hotpath.chat_item_codes(items, 0, EVERYTHING, EVERYTHING)[0]
     found = plan(view, 5)
     assert found is not None and found.cut == 3 and found.kept == [0, 3, 4, 5, 6]
+    codes, _ = hotpath.chat_item_codes(items[:4], 0, EVERYTHING, EVERYTHING)
+    assert GENERAL not in codes and plain_plan(codes, 3).kept == [0, 3]  # type: ignore[union-attr]
     plain = CHAT.view({"messages": items[:4]}, items[:4], hotpath)
-    assert plain.plain and plan(plain, 3).kept == [0, 3]  # type: ignore[union-attr]
+    assert plan(plain, 3).kept == [0, 3]  # type: ignore[union-attr]
 
 
 def test_the_openings_stop_at_the_caps(hotpath: Any) -> None:

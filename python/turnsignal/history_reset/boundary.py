@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Iterator, List, Optional, Sequence
 
-from turnsignal._chat_items import GENERAL, USER_TURN
+from turnsignal._chat_items import GENERAL_BYTE, USER_TURN_BYTE
 from turnsignal.history_reset.view import INSTRUCTION
 from turnsignal.topic_continuity.constants import MAX_CONTENT_BLOCKS, MAX_SCAN_MESSAGES
 
@@ -55,46 +55,27 @@ def recent_openings(items: Sequence[Any], wire: Any, limit: int,
     newest first, reading at most ``MAX_TURN_ITEMS`` items holding at most
     ``MAX_TURN_BLOCKS`` blocks; ``BEYOND_REACH`` ends the list when a cap
     stopped the reading first. Raises ``Unsafe`` for an unreadable item.
-    With ``hotpath``, a coded format's items are read in one call."""
+    With ``hotpath``, a coded format's plain items are read in one call."""
     oldest = max(0, len(items) - MAX_TURN_ITEMS)
     if wire.coded and hotpath is not None:
         read = hotpath.chat_item_codes(items, oldest, MAX_TURN_BLOCKS, limit)
-        if read is not None:
-            return _coded_openings(items, wire, limit, oldest, *read)
+        # A GENERAL item (a tool call or result, an unusual role) is read
+        # the general way, and so is the rest: one reading, not two.
+        if read is not None and GENERAL_BYTE not in read[0]:
+            return _coded_openings(limit, oldest, *read)
     return list(openings(items, wire, limit))
 
 
-_USER_TURN_CODE, _GENERAL_CODE = bytes([USER_TURN]), bytes([GENERAL])
-
-
-def _coded_openings(items: Sequence[Any], wire: Any, limit: int, oldest: int,
-                    codes: bytes, first: int) -> List[int]:
-    """``recent_openings`` from the codes of ``items[first:]``: a turn opens
-    at each USER_TURN, and the GENERAL items are scanned as ``openings``
-    scans every item. Without GENERAL items the openings are found in C."""
+def _coded_openings(limit: int, oldest: int, codes: bytes, first: int) -> List[int]:
+    """``recent_openings`` from the codes of ``items[first:]``, none GENERAL:
+    a turn opens at each USER_TURN, found in C."""
     found: List[int] = []
-    if _GENERAL_CODE not in codes:
-        end = len(codes)
-        while len(found) < limit:
-            end = codes.rfind(_USER_TURN_CODE, 0, end)
-            if end < 0:
-                break
-            found.append(first + end)
-    else:
-        for index in range(len(items) - 1, first - 1, -1):
-            code = codes[index - first]
-            if code == GENERAL:
-                raw = items[index]
-                if raw.get("role") == "assistant":
-                    continue  # as in ``openings``: never a user turn
-                item = wire.scan_item(raw)
-                if not (item.starts_turn and item.kind != INSTRUCTION):
-                    continue
-            elif code != USER_TURN:
-                continue
-            found.append(index)
-            if len(found) == limit:
-                return found
+    end = len(codes)
+    while len(found) < limit:
+        end = codes.rfind(USER_TURN_BYTE, 0, end)
+        if end < 0:
+            break
+        found.append(first + end)
     if len(found) < limit and (first > oldest or oldest > 0):
         found.append(BEYOND_REACH)  # a cap stopped the reading
     return found

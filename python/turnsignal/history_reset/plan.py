@@ -21,8 +21,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from typing import Dict, List, NamedTuple, Optional, Tuple
 
-from turnsignal._chat_items import INSTRUCTION as _INSTRUCTION_CODE
-from turnsignal._chat_items import USER_TURN
+from turnsignal._chat_items import INSTRUCTION_BYTE, USER_TURN, USER_TURN_BYTE
 from turnsignal.history_reset.view import INSTRUCTION, Unsafe, View
 
 __all__ = ["Plan", "plain_plan", "plan"]
@@ -93,8 +92,7 @@ def plan(view: View, live: int) -> Optional[Plan]:
     """The plan that keeps the turn starting at ``live`` (and every
     instruction), or None when no whole prior turn can be removed."""
     starts = view.turn_starts()
-    # No tool pair to follow: the cut is the live turn's start.
-    cut = live if view.plain else _fixpoint(view, live, starts)
+    cut = _fixpoint(view, live, starts)
     if cut is None:
         return None
     removed_turns = bisect_right(starts, cut - 1) if cut > 0 else 0
@@ -108,25 +106,22 @@ def plan(view: View, live: int) -> Optional[Plan]:
     return Plan(cut, kept, removed, removed_turns, kept_prior)
 
 
-_INSTRUCTION_BYTE, _USER_TURN_BYTE = bytes([_INSTRUCTION_CODE]), bytes([USER_TURN])
-
-
 def plain_plan(codes: bytes, live: Optional[int] = None) -> Optional[Plan]:
     """``plan`` for a request all of whose items are coded, none GENERAL
     (``turnsignal._chat_items``): no tool pair, so the cut is the live turn's
     start, and every count is read from the codes in C. ``live`` None: the
     last item that is not an instruction, which must open a turn."""
     if live is None:
-        live = len(codes.rstrip(_INSTRUCTION_BYTE)) - 1
+        live = len(codes.rstrip(INSTRUCTION_BYTE)) - 1
         if live < 0 or codes[live] != USER_TURN:
             raise Unsafe("the live turn is not a user turn")
-    removed_turns = codes.count(_USER_TURN_BYTE, 0, live)
+    removed_turns = codes.count(USER_TURN_BYTE, 0, live)
     if removed_turns == 0:
         return None
     kept = []
-    index = codes.find(_INSTRUCTION_BYTE, 0, live)
+    index = codes.find(INSTRUCTION_BYTE, 0, live)
     while index >= 0:
         kept.append(index)
-        index = codes.find(_INSTRUCTION_BYTE, index + 1, live)
+        index = codes.find(INSTRUCTION_BYTE, index + 1, live)
     kept.extend(range(live, len(codes)))
     return Plan(live, kept, len(codes) - len(kept), removed_turns, 0)

@@ -6,7 +6,7 @@ import math
 from typing import Any, FrozenSet, Iterable, List, Optional, Tuple, Union
 
 from turnsignal import _hotpath
-from turnsignal._chat_items import GENERAL
+from turnsignal._chat_items import GENERAL_BYTE
 from turnsignal._provenance import Provenance, items_of
 from turnsignal.history_reset.boundary import (
     BEYOND_REACH,
@@ -90,9 +90,6 @@ def _coverage(value: Any) -> Optional[Coverage]:
     if value is None:
         return None
     return Coverage(_choice("require_coverage", value, ("full", "window", "partial")))
-
-
-_GENERAL_CODE = bytes([GENERAL])
 
 
 def _live_start(view: View) -> Optional[int]:
@@ -270,7 +267,7 @@ class HistoryReset:
         try:
             if view is None:
                 codes = wire.codes(request, items, hotpath)
-                if codes is not None and wire.plain_valid and _GENERAL_CODE not in codes:
+                if codes is not None and wire.plain_valid and GENERAL_BYTE not in codes:
                     # Every item coded, no tool pair: planned from the codes
                     # in C, and valid whatever is cut.
                     return self._rewritten(request, wire, items, plain_plan(codes, live),
@@ -284,9 +281,7 @@ class HistoryReset:
         except Unsafe:
             return _kept(request, ResetGate.WOULD_BE_INVALID, basis)
         kept = found.kept if found is not None else range(len(items))
-        # Without a tool call or result, a Chat request is valid whatever is cut.
-        if not (view.plain and wire.plain_valid) and \
-                not wire.valid([view.items[index] for index in kept]):
+        if not wire.valid([view.items[index] for index in kept]):
             return _kept(request, ResetGate.WOULD_BE_INVALID, basis)
         return self._rewritten(request, wire, items, found, basis, turns_back)
 

@@ -12,8 +12,6 @@ from __future__ import annotations
 
 from typing import Any, Callable, List, NamedTuple, Optional, Sequence, Tuple
 
-from turnsignal._chat_items import GENERAL
-
 __all__ = ["ASSISTANT", "CALL", "INSTRUCTION", "OUTPUT", "TOOL", "USER", "Item", "Unsafe",
            "View", "call_id", "coded_view", "role_name", "user_message"]
 
@@ -42,11 +40,9 @@ class Item(NamedTuple):
 
 
 class View(NamedTuple):
-    """The scanned items of a request, in wire order. ``plain``: known to
-    open no tool call and answer none (False: not known)."""
+    """The scanned items of a request, in wire order."""
 
     items: Tuple[Item, ...]
-    plain: bool = False
 
     def conversational(self) -> List[int]:
         return [index for index, item in enumerate(self.items) if item.kind != INSTRUCTION]
@@ -63,19 +59,14 @@ def scan(items: Sequence[Any], scan_item: Callable[[Any], Item]) -> View:
 #: The item of each code of ``turnsignal._chat_items`` (GENERAL: scanned).
 _CODED: Tuple[Optional[Item], ...] = (
     Item(INSTRUCTION), Item(USER, True), Item(USER), Item(ASSISTANT), None)
-_GENERAL_CODE = bytes([GENERAL])
-
-
 def coded_view(items: Sequence[Any], codes: bytes, scan_item: Callable[[Any], Item]) -> View:
     """The view of ``items`` from their codes: an item per code, and
-    ``scan_item`` for the ones coded GENERAL only. ``plain`` when no item is
-    GENERAL (a GENERAL one may hold a tool call: not known, so the plan
-    pairs them as for any view)."""
+    ``scan_item`` for the ones coded GENERAL only."""
     # One comprehension, as ``scan``'s: an agent's request is mostly tool
     # calls and results (GENERAL), and a loop of its own would cost more
     # per item than the scanner it replaces.
     scanned = tuple([_CODED[code] or scan_item(item) for code, item in zip(codes, items)])
-    return View(scanned, _GENERAL_CODE not in codes)  # type: ignore[arg-type]
+    return View(scanned)  # type: ignore[arg-type]
 
 
 def role_name(item: Any) -> str:
