@@ -107,10 +107,14 @@ def claude_code(shared: Path, implementation: Optional[str]) -> str:
 TUNE_SPLITS = {"tiage": ("train", "dev"), "multiwoz": ("val",),
                "superdialseg": ("validation",), "trec_cast": ("2019", "2020")}
 THRESHOLDS = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.01)
+#: The verdicts that reached row 18 (change_low_similarity) at level similarity.
+ROW_18 = (turnsignal.Reason.INCONCLUSIVE, turnsignal.Reason.LOW_SIMILARITY)
 
 
 def similarity_sweep(shared: Path, implementation: Optional[str]) -> str:
-    rule = {"name": "d", "evaluator": "hybrid.1", "change_evidence": "disjoint"}
+    # Level similarity: only a verdict that reaches row 18 computes (and
+    # reports) similarity_last; rows 1-17's changes stand at every threshold.
+    rule = {"name": "s", "evaluator": "hybrid.1", "change_evidence": "similarity"}
     signal = turnsignal.TopicContinuity([rule], implementation=implementation)
     seen: Dict[str, list] = {}
     for source, splits in TUNE_SPLITS.items():
@@ -122,9 +126,10 @@ def similarity_sweep(shared: Path, implementation: Optional[str]) -> str:
                     continue
                 result = signal.evaluate({"messages": case["messages"]}, "openai").results[0]
                 last = result.cues["similarity_last"] if result.cues else None
-                open_ = result.reason is turnsignal.Reason.INCONCLUSIVE
+                open_ = result.reason in ROW_18
                 seen.setdefault(source, []).append(
-                    (case["label"] == "change", result.class_ is turnsignal.Class.CHANGE,
+                    (case["label"] == "change",
+                     result.class_ is turnsignal.Class.CHANGE and not open_,
                      last if open_ else None))
     head = ["low_similarity", *(f"{s} P / R" for s in seen), "tiage+multiwoz P / R"]
     lines = ["Level `similarity` on the TUNE splits, change precision / recall:", "",

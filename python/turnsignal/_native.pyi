@@ -19,6 +19,7 @@ __all__ = [
     "LiveTurn",
     "NativeError",
     "PooledText",
+    "TurnPooling",
     "VectorTable",
     "__version__",
     "analyze_live",
@@ -245,8 +246,8 @@ def hybrid1_live_turn(table: Optional[VectorTable], doc: Doc, start: int,
                       max_turn_bytes: int) -> Tuple[Any, ...]:
     """The live turn as hybrid.1 reads it: a ``LiveTurnResult`` (the analysis
     a ``Lexical2LiveTurn`` read with hybrid.1's lexicons), ``extra``
-    lexical.2's, then (additive, lead_dependent, live entity count) and the ``PooledText`` of
-    the live segments joined by a newline (None when ``table`` is None)."""
+    lexical.2's, then (additive, lead_dependent, live entity count) and the live turn's
+    ``TurnPooling`` (None when ``table`` is None). Nothing is pooled by this call."""
 
 def hybrid1_prior_turn(
     table: Optional[VectorTable],
@@ -258,11 +259,19 @@ def hybrid1_prior_turn(
     include_assistant: bool,
     budget: int,
 ) -> Tuple[int, int, bool, bool, bool, float, float, bool,
-           Tuple[bool, float, int, Optional[PooledText], Optional[PooledText]]]:
-    """One prior turn as hybrid.1 reads it: lexical.2's ``extra``, then the
-    ``PooledText`` of the turn's segments and, for the newest prior turn,
-    that of its last segment (None otherwise; both None when not read or
-    ``table`` is None)."""
+           Tuple[bool, float, int, Optional[TurnPooling]]]:
+    """One prior turn as hybrid.1 reads it: lexical.2's ``extra``, then, for
+    the newest prior turn read with a ``table``, its ``TurnPooling`` (None
+    otherwise). Nothing is pooled by this call."""
+
+@final
+class TurnPooling:
+    """A turn's pooled values, computed when first asked, then kept."""
+
+    def values(self) -> Tuple[Optional[PooledText], Optional[PooledText]]:
+        """``(turn, last)``: the pooled value of the turn's segments joined by a
+        newline and, for a prior turn, of its last segment alone (None for the
+        live turn); the turn read again with its first reading's bounds."""
 
 def lexical2_prior_turn(
     doc: Doc,

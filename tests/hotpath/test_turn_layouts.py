@@ -55,7 +55,10 @@ def _results(hotpath: ModuleType, live_call: str, prior_call: str,
 
 
 def _plain(value: Any) -> Any:
-    """Pooled values (each implementation its own type) as their numbers."""
+    """Pooled values (each implementation its own type) as their numbers; a
+    pending pooling as the values it gives."""
+    if hasattr(value, "values") and not isinstance(value, tuple):
+        return ("pending", _plain(tuple(value.values())))
     if hasattr(value, "sums"):
         return (value.sums(), value.known, value.unknown, value.spelled, value.words,
                 value.whole)
@@ -95,21 +98,37 @@ def test_both_implementations_fill_them_alike(live_call: str, prior_call: str, l
     assert [_plain(tuple(p)) for p in native[1]] == [_plain(tuple(p)) for p in reference[1]]
 
 
-def test_hybrid1_pools_every_read_turn_and_the_last_message_of_the_newest() -> None:
-    """hybrid.1's prior extras: every read turn has its pooled value; only the
-    newest has the pooled value of its last segment (the assistant's whole
-    message here: its known tokens), and an unread turn has neither."""
+def test_hybrid1_pools_the_live_and_the_newest_prior_turn_when_asked() -> None:
+    """hybrid.1's extras: the live turn and the newest read prior turn carry
+    a pending pooling, which pools when asked: the live turn's pooled value;
+    the prior turn's and that of its last segment (the assistant's whole
+    message here: its known tokens); the same objects on every later ask.
+    An older or unread turn, and any turn read without a table, carries
+    none."""
     for name in ("native", "python"):
         hotpath = load_hotpath(name)
         live, priors = _results(hotpath, "hybrid1_live_turn", "hybrid1_prior_turn", 1 << 20)
-        assert live[-1].pooled.known > 0 if name == "python" else live[-1][3].known > 0
-        assert [prior[-1][3] is not None for prior in priors] == [True, True]
-        assert [prior[-1][4] is not None for prior in priors] == [True, False]
+        live_turn, nothing = live[-1][3].values()
+        assert live_turn.known > 0 and nothing is None
+        assert live[-1][3].values()[0] is live_turn  # kept
+        assert [prior[-1][3] is not None for prior in priors] == [True, False]
+        pending = priors[0][-1][3]
+        turn, last = pending.values()
         tokens = module_vector_table(hotpath).tokens(MESSAGES[3][1])
-        assert priors[0][-1][4].known == len([t for t in tokens if t != "[UNK]"])
-        assert priors[0][-1][4].known < priors[0][-1][3].known  # the user message too
+        assert last.known == len([t for t in tokens if t != "[UNK]"])
+        assert last.known < turn.known  # the user message too
+        again = pending.values()
+        assert again[0] is turn and again[1] is last
         _, unread = _results(hotpath, "hybrid1_live_turn", "hybrid1_prior_turn", 0)
-        assert [prior[-1][3:] for prior in unread] == [(None, None), (None, None)]
+        assert [prior[-1][3] for prior in unread] == [None, None]
+        doc = hotpath.messages_doc([message_from_dict(
+            {"role": role, "content": [{"type": "text", "text": text}]})
+            for role, text in MESSAGES])
+        starts = doc.layout[2]
+        unpooled = hotpath.hybrid1_live_turn(None, doc, starts[-1], 4096)
+        newest = hotpath.hybrid1_prior_turn(None, doc, unpooled[0], starts[-2], starts[-1],
+                                            4096, True, 1 << 20)
+        assert unpooled[-1][3] is None and newest[-1][3] is None
 
 
 def test_only_the_newest_prior_turn_has_an_act() -> None:

@@ -34,7 +34,12 @@ def _request(*turns: str) -> Dict[str, Any]:
 PASTA = _request("What's a good pasta recipe for dinner?",
                  "Try spaghetti carbonara with eggs, pecorino and guanciale.",
                  "How many grams per person should I cook?")
-CUE_NAMES = {"similarity_newest", "similarity_window", "similarity_last", "semantic",
+#: Row 18 is reached (docs/hybrid1.md §4): it reads the similarities.
+FAR = _request("Can you explain how photosynthesis works in plants?",
+               "Plants capture sunlight with the green pigment in their leaves, then turn water"
+               " and carbon dioxide from the air into sugar, and release oxygen as they grow.",
+               "My car makes a loud grinding noise when I brake on the highway.")
+CUE_NAMES = {"similarity_newest", "similarity_last", "semantic",
              "recent_act", "recent_overlap", "new_request", "new_task", "additive",
              "lead_dependent", "live_entities"}
 
@@ -82,21 +87,39 @@ def test_similarity_is_only_valid_with_hybrid1() -> None:
 def test_cues_are_numbers_flags_and_none(implementation: str) -> None:
     signal = TopicContinuity([turnsignal.SEGMENT_RULE, {"name": "l2", "evaluator": "lexical.2"}],
                              implementation=implementation)
-    evaluation = signal.evaluate(PASTA)
+    evaluation = signal.evaluate(FAR)
     hybrid, lexical2 = evaluation.results
+    assert hybrid.reason is Reason.LOW_SIMILARITY
     assert isinstance(hybrid.cues, MappingProxyType) and set(hybrid.cues) == CUE_NAMES
     for name, value in hybrid.cues.items():
         assert value is None or type(value) in (bool, int, float), name
     assert hybrid.cues["semantic"] is True
     assert all(isinstance(hybrid.cues[name], float)
-               for name in ("similarity_newest", "similarity_window"))
+               for name in ("similarity_newest", "similarity_last"))
     assert lexical2.cues is None
     assert hybrid.to_dict()["cues"] == dict(hybrid.cues) and "cues" not in lexical2.to_dict()
     records = replay_records(evaluation)
     assert records[0]["cues"] == dict(hybrid.cues) and "cues" not in records[1]
     text = json.dumps(records) + json.dumps(evaluation.to_dict())
-    for word in ("pasta", "grams", "carbonara", "cook"):
+    for word in ("photosynthesis", "sunlight", "grinding", "brake"):
         assert word not in text
+
+
+def test_similarities_only_where_a_verdict_reads_them(implementation: str) -> None:
+    """Row 18 reads the similarities; a verdict decided before it reports
+    them None, not computed (the pasta follow-up: disjoint at level
+    similarity), while one that reaches row 18 gets them; the other cues are
+    the same either way."""
+    signal = TopicContinuity([turnsignal.SEGMENT_RULE], implementation=implementation)
+    (decided,) = signal.evaluate(PASTA).results
+    (reached,) = signal.evaluate(FAR).results
+    assert decided.reason is Reason.DISJOINT
+    assert reached.reason is Reason.LOW_SIMILARITY
+    semantic = ("semantic", "similarity_newest", "similarity_last")
+    assert [decided.cues[name] for name in semantic] == [None, None, None]
+    assert reached.cues["semantic"] is True
+    assert all(isinstance(reached.cues[name], float) for name in semantic[1:])
+    assert set(decided.cues) == set(reached.cues) == CUE_NAMES
 
 
 def test_a_marker_decides_in_a_long_session(implementation: str) -> None:

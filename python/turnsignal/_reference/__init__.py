@@ -34,6 +34,7 @@ from turnsignal._reference.score import LiveTurn, analyze_live, prose_term_count
 from turnsignal._reference.terms import term_set as _term_set
 from turnsignal._reference.terms import terms
 from turnsignal._reference.turns import (
+    TurnPooling,
     hybrid1_live_turn,
     hybrid1_prior_turn,
     lexical2_live_turn,
@@ -56,6 +57,7 @@ __all__ = [
     "Lexical2LiveTurn",
     "LiveTurn",
     "PooledText",
+    "TurnPooling",
     "VectorTable",
     "analyze_live",
     "chat_item_codes",

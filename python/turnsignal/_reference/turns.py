@@ -29,6 +29,7 @@ __all__ = [
     "Lexical2PriorExtra",
     "LiveTurnResult",
     "PriorTurnResult",
+    "TurnPooling",
     "hybrid1_live_turn",
     "hybrid1_prior_turn",
     "lexical2_live_turn",
@@ -94,29 +95,62 @@ class Lexical2PriorExtra(NamedTuple):
 
 class Hybrid1LiveExtra(NamedTuple):
     """hybrid.1's ``extra`` of the live turn (docs/hybrid1.md §3): lexical.2's,
-    then (additive, lead_dependent) and the live segments' pooled value."""
+    then (additive, lead_dependent, live entities) and the live turn's
+    ``TurnPooling``."""
 
     cues: Tuple[int, int, bool, bool, bool, bool, bool]
     content_terms: int
     own_cues: Tuple[bool, bool, int]  # additive, lead_dependent, live entities |E|
-    pooled: Any  # the vectors' PooledText of the live segments joined by "\n" (None: no table)
+    pooling: Optional[TurnPooling]  # None: no table
 
 
 class Hybrid1PriorExtra(NamedTuple):
-    """hybrid.1's ``extra`` of a prior turn: lexical.2's, the pooled value of
-    its segments and, for the newest prior turn, that of its last segment
-    (None otherwise; both None when the turn is not read)."""
+    """hybrid.1's ``extra`` of a prior turn: lexical.2's and, for the newest
+    prior turn read with a table, its ``TurnPooling`` (None otherwise)."""
 
     definite_reference: bool
     recent_overlap: float
     act: int
-    pooled: Any
-    last: Any
+    newest: Optional[TurnPooling]
+
+
+class TurnPooling:
+    """A turn's pooled values (``P_live``, or the newest prior turn's ``P_0``
+    and ``P_last`` of docs/hybrid1.md §3), computed when first asked and
+    then kept: the turn is read again from the same ``Doc`` with the same
+    bounds (``at``: the live turn's ``(start, max_turn_bytes)`` or the prior
+    turn's five). Only one row reads them, and most verdicts are decided
+    before it, so most evaluations never pool."""
+
+    __slots__ = ("_at", "_doc", "_table", "_values")
+
+    def __init__(self, table: Any, doc: Doc, *at: Any) -> None:
+        self._table, self._doc, self._at = table, doc, at
+        self._values: Optional[Tuple[Any, Any]] = None
+
+    def values(self) -> Tuple[Any, Any]:
+        """``(turn, last)``: the pooled value of the turn's segments joined
+        by a newline and, for a prior turn, of its last segment alone (None
+        for the live turn); ``(None, None)`` if a prior turn no longer fits
+        (it cannot: its first reading did)."""
+        if self._values is None:
+            table, at = self._table, self._at
+            if len(at) == 2:
+                live = live_window(self._doc, *at)
+                self._values = (pool_segments(table, live.segments), None)
+            else:
+                w = prior_window(self._doc, *at)
+                if w.byte_count < 0:
+                    self._values = (None, None)
+                else:
+                    last = table.pool(w.segments[-1]) if w.segments else None
+                    self._values = (pool_segments(table, w.segments), last)
+        return self._values
 
 
 _NO_FLAGS = (False,) * 5
 _UNREAD_LEXICAL2 = Lexical2PriorExtra(False, 0.0, ACT_NONE)
-_UNREAD_HYBRID1 = Hybrid1PriorExtra(False, 0.0, ACT_NONE, None, None)
+_UNREAD_HYBRID1 = Hybrid1PriorExtra(False, 0.0, ACT_NONE, None)
 
 
 def _live_result(window: LiveWindow, analysis: Any, prose_terms: int,
@@ -180,22 +214,23 @@ def lexical2_prior_turn(doc: Doc, live: Lexical2LiveTurn, start: int, end: int,
 
 
 def hybrid1_live_turn(table: Any, doc: Doc, start: int, max_turn_bytes: int) -> LiveTurnResult:
-    """The live turn as hybrid.1 reads it (``table``: the static vectors;
-    None: nothing pooled, the pooled value None)."""
+    """The live turn as hybrid.1 reads it: its ``TurnPooling`` with a
+    ``table`` (the static vectors), None without; nothing pooled here."""
     window = live_window(doc, start, max_turn_bytes)
     segments = window.segments
     live = Hybrid1LiveTurn(segments)
-    pooled = None if table is None else pool_segments(table, segments)
+    pooling = None if table is None else TurnPooling(table, doc, start, max_turn_bytes)
     extra = Hybrid1LiveExtra(tuple(live.cues), live.content_term_count,  # type: ignore[arg-type]
-                             (*live.own_cues, live.entity_count), pooled)
+                             (*live.own_cues, live.entity_count), pooling)
     return _live_result(window, live, live.prose_terms, tuple(live.flags), extra)
 
 
 def hybrid1_prior_turn(table: Any, doc: Doc, live: Lexical2LiveTurn, start: int, end: int,
                        max_turn_bytes: int, include_assistant: bool,
                        budget: int) -> PriorTurnResult:
-    """One prior turn as hybrid.1 reads it (``Hybrid1PriorExtra``; with
-    ``table`` None, its pooled values None)."""
+    """One prior turn as hybrid.1 reads it (``Hybrid1PriorExtra``): nothing
+    pooled here; the newest turn read with a ``table`` gets a
+    ``TurnPooling`` that pools it when first asked."""
     w = prior_window(doc, start, end, max_turn_bytes, include_assistant, budget)
     if w.byte_count < 0:
         return _unread(w.upper_bound, _UNREAD_HYBRID1)
@@ -205,10 +240,10 @@ def hybrid1_prior_turn(table: Any, doc: Doc, live: Lexical2LiveTurn, start: int,
     act = ACT_NONE
     if newest and len(w.segments) > w.user_segments:
         act = recent_act(w.segments[-1])
-    pooled = last = None
-    if table is not None:
-        pooled = pool_segments(table, w.segments)
-        last = table.pool(w.segments[-1]) if newest and w.segments else None
+    pooling = None
+    if table is not None and newest:
+        pooling = TurnPooling(table, doc, start, end, max_turn_bytes, include_assistant,
+                              budget)
     return PriorTurnResult(w.upper_bound, w.byte_count, w.truncated, w.tool_cap_reached,
                            w.excluded, lexical, entity, capped,
-                           Hybrid1PriorExtra(definite, overlap, act, pooled, last))
+                           Hybrid1PriorExtra(definite, overlap, act, pooling))

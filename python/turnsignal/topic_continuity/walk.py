@@ -44,10 +44,12 @@ __all__ = [
     "Extraction",
     "Hybrid1Cues",
     "LiveStart",
+    "Similarities",
     "TurnCache",
     "TurnCalls",
     "Turns",
     "locate_live",
+    "similarities",
     "walk",
 ]
 
@@ -66,7 +68,7 @@ _CANCELLED, _NO_PRIOR_TURN = Reason.CANCELLED, Reason.NO_PRIOR_TURN
 
 #: Fields of a prior turn's ``extra``, read in C: the definite reference
 #: (lexical.2, hybrid.1) and the turn's pooled value (hybrid.1).
-_FIRST, _POOLED = itemgetter(0), itemgetter(3)
+_FIRST = itemgetter(0)
 
 #: Shares text work between the policy groups of one evaluation.
 TurnCache = Dict[Tuple[Any, ...], Any]
@@ -120,10 +122,19 @@ class Hybrid1Cues(NamedTuple):
     additive: bool = False
     lead_dependent: bool = False
     live_entities: int = 0
-    semantic: Optional[bool] = False  # None: not pooled
-    similarity_newest: Optional[float] = None
-    similarity_window: Optional[float] = None
-    similarity_last: Optional[float] = None
+    # The hot path's TurnPooling of the live turn and of the newest prior turn
+    # (read): None for a group that pools nothing.
+    live: Any = None
+    newest: Any = None
+
+
+class Similarities(NamedTuple):
+    """hybrid.1's semantic cues (docs/hybrid1.md §3 item 5), computed only
+    for a verdict that reads them (``similarities``). Content-free."""
+
+    semantic: Optional[bool] = None  # None: not computed
+    newest: Optional[float] = None
+    last: Optional[float] = None
 
 
 class Extraction(NamedTuple):
@@ -358,31 +369,41 @@ def _lexical2_cues(live_extra: Any, prior_extras: List[Any]) -> Cues:
 
 
 def _hybrid1_cues(live_extra: Any, prior_extras: List[Any]) -> Hybrid1Cues:
-    """hybrid.1's cues: lexical.2's, its own, and the similarities of the
-    live turn's pooled vectors with the newest turn, the kept window and the
-    message before it (§3.5); all None without semantic evidence. Turns read
-    without pooling (``HYBRID1_UNPOOLED_TURNS``): ``semantic`` None too."""
-    live_cues, content_terms, (additive, lead_dependent, live_entities), pooled = live_extra
+    """hybrid.1's cues: lexical.2's, its own, and the pending poolings of the
+    live turn and the newest prior turn (``similarities`` reads them)."""
+    live_cues, content_terms, (additive, lead_dependent, live_entities), live = live_extra
     # lexical.2's cues, built in place (no Cues made only to be unpacked).
     definite = any(map(_FIRST, prior_extras))
-    overlap, act = (prior_extras[0][1], prior_extras[0][2]) if prior_extras else (0.0, 0)
-    if pooled is None:  # not pooled: no rule of the group reads the similarities
-        return _new(Hybrid1Cues, (*live_cues, content_terms, definite, act, overlap, additive,
-                                  lead_dependent, live_entities, None, None, None, None))
+    if prior_extras:
+        _, overlap, act, newest = prior_extras[0]
+    else:
+        overlap, act, newest = 0.0, 0, None
+    return _new(Hybrid1Cues, (*live_cues, content_terms, definite, act, overlap, additive,
+                              lead_dependent, live_entities, live, newest))
+
+
+def similarities(cues: Hybrid1Cues) -> Similarities:
+    """The similarities of the live turn's pooled value with the newest turn
+    and with the message before the live turn (§3.5): every one None
+    without semantic evidence, ``semantic`` None too for a group that pools
+    nothing. The turns are pooled here, on first use: only row
+    ``change_low_similarity`` reads these."""
+    if cues.live is None:
+        return _NOT_POOLED
+    pooled = cues.live.values()[0]
     semantic = (pooled.word_share >= _hybrid1.SEMANTIC_MIN_WORD_SHARE
                 and pooled.whole_share >= _hybrid1.SEMANTIC_MIN_WHOLE_SHARE)
-    newest = window = last = None
-    if semantic and prior_extras:
-        newest_pooled, newest_last = prior_extras[0][3], prior_extras[0][4]
-        newest = pooled.similarity(newest_pooled)
-        # The kept window's sum, merged and compared in one native call.
-        window = (newest if len(prior_extras) == 1
-                  else pooled.similarity_to_sum(list(map(_POOLED, prior_extras))))
-        if (newest_last is not None and pooled.known >= _hybrid1.SIMILARITY_MIN_LIVE_KNOWN
-                and newest_last.known >= _hybrid1.SIMILARITY_MIN_PRIOR_KNOWN):
-            last = pooled.similarity(newest_last)
-    return _new(Hybrid1Cues, (*live_cues, content_terms, definite, act, overlap, additive,
-                              lead_dependent, live_entities, semantic, newest, window, last))
+    if not semantic or cues.newest is None:
+        return Similarities(semantic)
+    turn, last = cues.newest.values()
+    newest = None if turn is None else pooled.similarity(turn)
+    if (last is None or pooled.known < _hybrid1.SIMILARITY_MIN_LIVE_KNOWN
+            or last.known < _hybrid1.SIMILARITY_MIN_PRIOR_KNOWN):
+        return Similarities(semantic, newest)
+    return Similarities(semantic, newest, pooled.similarity(last))
+
+
+_NOT_POOLED = Similarities()
 
 
 LEXICAL1_TURNS = TurnCalls("live_turn", "prior_turn", None)

@@ -125,6 +125,7 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(turns::lexical2_prior_turn, m)?)?;
     m.add_function(wrap_pyfunction!(turns::hybrid1_live_turn, m)?)?;
     m.add_function(wrap_pyfunction!(turns::hybrid1_prior_turn, m)?)?;
+    m.add_class::<turns::TurnPooling>()?;
     m.add_function(wrap_pyfunction!(provenance::provenance_parts, m)?)?;
     m.add_function(wrap_pyfunction!(provenance::provenance_same, m)?)?;
     m.add_function(wrap_pyfunction!(chat_items::chat_item_codes, m)?)?;

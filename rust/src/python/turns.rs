@@ -8,6 +8,8 @@
 //! `PriorTurnResult`): lexical.1's fields, then one `extra` field that holds
 //! what the evaluator adds (`None` for lexical.1).
 
+use std::sync::OnceLock;
+
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyTuple};
 
@@ -145,25 +147,24 @@ pub fn lexical2_live_turn<'py>(
 /// tool_cap_reached, excluded, what `analyse` made of its window)`.
 type PriorRead<T> = (i64, bool, bool, bool, T);
 
-/// One prior turn (messages `start..end`) read by `analyse`: its upper
-/// bound, and unless that exceeds `budget` (then the turn is not read),
-/// `(byte_count, truncated, tool_cap_reached, excluded, what `analyse` made
-/// of its window)`.
-#[allow(clippy::too_many_arguments)]
+/// Where and how a prior turn is read: messages `start..end`, the window's
+/// `max_turn_bytes`, with or without the assistant's text, within `budget`.
+type PriorAt = (usize, usize, usize, bool, i64);
+
+/// One prior turn read by `analyse`: its upper bound, and unless that
+/// exceeds the budget (then the turn is not read), `(byte_count, truncated,
+/// tool_cap_reached, excluded, what `analyse` made of its window)`.
 fn read_prior<T, F>(
     py: Python<'_>,
     doc: &Bound<'_, Doc>,
-    start: usize,
-    end: usize,
-    max_turn_bytes: usize,
-    include_assistant: bool,
-    budget: i64,
+    at: PriorAt,
     analyse: F,
 ) -> PyResult<(usize, Option<PriorRead<T>>)>
 where
     T: Send,
     F: FnOnce(&PriorWindow<'_>) -> T + Send,
 {
+    let (start, end, max_turn_bytes, include_assistant, budget) = at;
     let doc = doc.get();
     let inputs = PriorInputs::gather(py, doc, start, end, include_assistant)?;
     let bound = inputs.upper_bound(max_turn_bytes);
@@ -222,16 +223,10 @@ pub fn prior_turn(
     budget: i64,
 ) -> PyResult<PriorResult<Option<()>>> {
     let live = &live.get().inner;
-    let (bound, read) = read_prior(
-        py,
-        doc,
-        start,
-        end,
-        max_turn_bytes,
-        include_assistant,
-        budget,
-        |w| (crate::score::score_prior(live, &w.segments, &w.names), None),
-    )?;
+    let at = (start, end, max_turn_bytes, include_assistant, budget);
+    let (bound, read) = read_prior(py, doc, at, |w| {
+        (crate::score::score_prior(live, &w.segments, &w.names), None)
+    })?;
     Ok(prior_result(bound, read, None))
 }
 
@@ -269,24 +264,16 @@ pub fn lexical2_prior_turn(
 ) -> PyResult<PriorResult<(bool, f64, u8)>> {
     let live = live.get().analysis();
     let newest = doc.get().is_newest_prior(end);
-    let (bound, read) = read_prior(
-        py,
-        doc,
-        start,
-        end,
-        max_turn_bytes,
-        include_assistant,
-        budget,
-        |w| lexical2_scored(live, w, newest),
-    )?;
+    let at = (start, end, max_turn_bytes, include_assistant, budget);
+    let (bound, read) = read_prior(py, doc, at, |w| lexical2_scored(live, w, newest))?;
     Ok(prior_result(bound, read, (false, 0.0, 0)))
 }
 
 /// The live turn as hybrid.1 reads it (`table`: the static vectors; None:
 /// nothing pooled): the analysis a `Lexical2LiveTurn` read with hybrid.1's
 /// lexicons, `extra` lexical.2's, then `(additive, lead_dependent, live
-/// entity count)` and the pooled value of the live segments joined by "\n"
-/// (None without a table).
+/// entity count)` and the live turn's `TurnPooling` (None without a table):
+/// nothing is pooled by this call.
 #[pyfunction]
 pub fn hybrid1_live_turn<'py>(
     py: Python<'py>,
@@ -295,13 +282,8 @@ pub fn hybrid1_live_turn<'py>(
     start: usize,
     max_turn_bytes: usize,
 ) -> PyResult<Bound<'py, PyTuple>> {
-    let table = table.map(|table| table.get().shared());
-    let (w, (analysis, pooled)) = read_live(py, doc, start, max_turn_bytes, |segments| {
-        let analysis = crate::hybrid1::analyze_live(segments);
-        let pooled = table
-            .as_ref()
-            .map(|table| crate::hybrid1::pool_segments(table, segments));
-        (analysis, pooled)
+    let (w, analysis) = read_live(py, doc, start, max_turn_bytes, |segments| {
+        crate::hybrid1::analyze_live(segments)
     })?;
     let counts = (
         analysis.base.term_count(),
@@ -319,7 +301,7 @@ pub fn hybrid1_live_turn<'py>(
             cues.lead_dependent,
             analysis.base.entity_count(),
         ),
-        pooled.map(PooledText::new),
+        table.map(|table| TurnPooling::new(table, doc, Reading::Live(start, max_turn_bytes))),
     )
         .into_pyobject(py)?
         .into_any();
@@ -328,14 +310,15 @@ pub fn hybrid1_live_turn<'py>(
 }
 
 /// hybrid.1's `extra` of a prior turn: lexical.2's (definite reference,
-/// recent overlap, act), the pooled value of the turn's segments, and for
-/// the newest prior turn that of its last segment alone (None otherwise).
-type Hybrid1PriorExtra = (bool, f64, u8, Option<PooledText>, Option<PooledText>);
+/// recent overlap, act) and, for the newest prior turn read with a table,
+/// its `TurnPooling` (None otherwise).
+type Hybrid1PriorExtra = (bool, f64, u8, Option<TurnPooling>);
 
 /// One prior turn as hybrid.1 reads it: lexical.2's reading (the live turn's
-/// analysis carries hybrid.1's lexicons) and the pooled values of
-/// `Hybrid1PriorExtra` (None, None when the turn is not read or there is no
-/// table).
+/// analysis carries hybrid.1's lexicons) and `Hybrid1PriorExtra`. Nothing is
+/// pooled here: only the newest turn's values are ever read, by one row, and
+/// most verdicts are decided before it (docs/hybrid1.md §3), so they are
+/// pooled when first asked (`TurnPooling.values`).
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
 pub fn hybrid1_prior_turn(
@@ -349,39 +332,97 @@ pub fn hybrid1_prior_turn(
     include_assistant: bool,
     budget: i64,
 ) -> PyResult<PriorResult<Hybrid1PriorExtra>> {
-    let table = table.map(|table| table.get().shared());
     let live = live.get().analysis();
     let newest = doc.get().is_newest_prior(end);
-    let (bound, read) = read_prior(
-        py,
-        doc,
-        start,
-        end,
-        max_turn_bytes,
-        include_assistant,
-        budget,
-        |w| {
-            let (scores, (definite, overlap, act)) = lexical2_scored(live, w, newest);
-            let (pooled, last) = match &table {
-                Some(table) => {
-                    let (pooled, last) = crate::hybrid1::pool_turn(table, &w.segments, newest);
-                    (Some(pooled), last)
-                }
-                None => (None, None),
-            };
-            (scores, (definite, overlap, act, pooled, last))
-        },
-    )?;
+    let at = (start, end, max_turn_bytes, include_assistant, budget);
+    let (bound, read) = read_prior(py, doc, at, |w| lexical2_scored(live, w, newest))?;
     let read = read.map(|(size, truncated, tool_cap, excluded, (scores, extra))| {
-        let (definite, overlap, act, pooled, last) = extra;
-        let extra = (
-            definite,
-            overlap,
-            act,
-            pooled.map(PooledText::new),
-            last.map(PooledText::new),
-        );
-        (size, truncated, tool_cap, excluded, (scores, extra))
+        let (definite, overlap, act) = extra;
+        let at = (start, end, max_turn_bytes, include_assistant, budget);
+        let reading = Reading::Prior(at);
+        let pooling = table
+            .filter(|_| newest)
+            .map(|table| TurnPooling::new(table, doc, reading));
+        (
+            size,
+            truncated,
+            tool_cap,
+            excluded,
+            (scores, (definite, overlap, act, pooling)),
+        )
     });
-    Ok(prior_result(bound, read, (false, 0.0, 0, None, None)))
+    Ok(prior_result(bound, read, (false, 0.0, 0, None)))
+}
+
+/// Which turn a `TurnPooling` reads again: the live turn `(start,
+/// max_turn_bytes)`, or the newest prior turn with the bounds of its first
+/// reading.
+#[derive(Clone, Copy)]
+enum Reading {
+    Live(usize, usize),
+    Prior(PriorAt),
+}
+
+/// A turn's pooled values (`P_live`, or the newest prior turn's `P_0` and
+/// `P_last` of docs/hybrid1.md §3), computed when first asked and then
+/// kept: the turn is read again from the same `Doc` with the same bounds
+/// (the same window as its first reading). Only one row reads them, and
+/// most verdicts are decided before it, so most evaluations never pool.
+#[pyclass(frozen, module = "turnsignal._native", name = "TurnPooling")]
+pub struct TurnPooling {
+    table: Py<VectorTable>,
+    doc: Py<Doc>,
+    reading: Reading,
+    values: OnceLock<Py<PyTuple>>,
+}
+
+impl TurnPooling {
+    fn new(table: &Bound<'_, VectorTable>, doc: &Bound<'_, Doc>, reading: Reading) -> Self {
+        TurnPooling {
+            table: table.clone().unbind(),
+            doc: doc.clone().unbind(),
+            reading,
+            values: OnceLock::new(),
+        }
+    }
+
+    fn pool<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let table = self.table.get().shared();
+        let doc = self.doc.bind(py);
+        let (turn, last) = match self.reading {
+            Reading::Live(start, max_turn_bytes) => {
+                let (_, turn) = read_live(py, doc, start, max_turn_bytes, |segments| {
+                    crate::hybrid1::pool_segments(&table, segments)
+                })?;
+                (Some(turn), None)
+            }
+            Reading::Prior(at) => {
+                let (_, read) = read_prior(py, doc, at, |w| {
+                    crate::hybrid1::pool_turn(&table, &w.segments, true)
+                })?;
+                match read {
+                    Some((.., (turn, last))) => (Some(turn), last),
+                    None => (None, None),
+                }
+            }
+        };
+        (turn.map(PooledText::new), last.map(PooledText::new)).into_pyobject(py)
+    }
+}
+
+#[pymethods]
+impl TurnPooling {
+    /// `(turn, last)`: the `PooledText` of the turn's segments joined by
+    /// "\n" and, for a prior turn, of its last segment alone (None for the
+    /// live turn); `(None, None)` if a prior turn no longer fits (it cannot:
+    /// its first reading did, with these bounds).
+    fn values<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        if let Some(values) = self.values.get() {
+            return Ok(values.bind(py).clone());
+        }
+        let values = self.pool(py)?;
+        // Another thread may have set it meanwhile: the same numbers.
+        let _ = self.values.set(values.clone().unbind());
+        Ok(values)
+    }
 }

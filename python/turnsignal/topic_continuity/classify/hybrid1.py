@@ -7,7 +7,7 @@ result (fallbacks aside) the cues it was decided on (§5)."""
 from __future__ import annotations
 
 from types import MappingProxyType
-from typing import Any, Callable, Mapping, Optional
+from typing import Any, Callable, Mapping, Optional, Tuple
 
 from turnsignal._hotpath import numbers_only as _numbers_only
 from turnsignal._lexicons import hybrid1 as _hyb
@@ -34,11 +34,10 @@ from turnsignal.topic_continuity.result import (
     Reason,
     TopicContinuityResult,
     calibrated_confidence,
-    cues_valid,
     group_result,
     shared_parts_valid,
 )
-from turnsignal.topic_continuity.walk import Extraction, Hybrid1Cues
+from turnsignal.topic_continuity.walk import Extraction, Hybrid1Cues, Similarities, similarities
 
 __all__ = ["HYBRID1_EVIDENCE_LEVEL", "Hybrid1Classifier", "new_request", "new_task"]
 
@@ -50,13 +49,24 @@ _ACT_STATEMENT, _ACT_CLOSURE = 1, 3
 _CONTINUATION, _CHANGE, _UNKNOWN = Class.CONTINUATION, Class.CHANGE, Class.UNKNOWN
 _PARTIAL, _FULL = Coverage.PARTIAL, Coverage.FULL
 _NO_CUES = Hybrid1Cues()
-#: The semantic cues of a rule that does not read them (§5): not computed.
-_UNPOOLED = {"similarity_newest": None, "similarity_window": None, "similarity_last": None,
-             "semantic": None}
+_NEW_REQUEST, _NEW_TASK = Reason.NEW_REQUEST, Reason.NEW_TASK
+_ENTITY_OVERLAP, _LEXICAL = Reason.ENTITY_OVERLAP, Reason.LEXICAL
+_AMBIGUOUS_MARKER = Reason.AMBIGUOUS_MARKER
 
 
 def _change(reason: Reason) -> Decision:
     return _CHANGE, reason, calibrated_confidence(reason)
+
+
+#: The decisions of rows that always answer the same (their confidence fixed
+#: or calibrated once, docs/hybrid1.md §6).
+_ANSWERED: Decision = (_CONTINUATION, Reason.ANSWER, _lex.ANSWER_CONFIDENCE)
+_TOO_SHORT: Decision = (_UNKNOWN, Reason.INSUFFICIENT_TEXT, 0.0)
+_RECENTLY_OVERLAPPING: Decision = (_CONTINUATION, Reason.RECENT_OVERLAP,
+                                   _lex.RECENT_OVERLAP_CONFIDENCE)
+_DISJOINT_CHANGE = _change(Reason.DISJOINT)
+_LOW_SIMILARITY_CHANGE = _change(Reason.LOW_SIMILARITY)
+_INCONCLUSIVE: Decision = (_UNKNOWN, Reason.INCONCLUSIVE, 0.0)
 
 
 def new_request(cues: Hybrid1Cues) -> bool:
@@ -75,22 +85,38 @@ def new_task(f: Features, cues: Hybrid1Cues) -> bool:
             and not cues.lead_dependent)
 
 
-def public_cues(cues: Hybrid1Cues, is_new_request: bool,
-                is_new_task: bool) -> Mapping[str, Any]:
-    """The result's ``cues``: which evidence the verdict used (numbers only)."""
+def cue_values(cues: Hybrid1Cues, is_new_request: bool, is_new_task: bool) -> Tuple[Any, ...]:
+    """The values of the result's cues other than the semantic ones, in
+    ``public_cues``'s order: what the content-free check reads."""
+    return (cues.act, cues.recent_overlap, is_new_request, is_new_task, cues.additive,
+            cues.lead_dependent, cues.live_entities)
+
+
+def public_cues(values: Tuple[Any, ...]) -> Mapping[str, Any]:
+    """The result's ``cues`` (``cue_values``): which evidence the verdict
+    used, numbers only; the semantic ones None (not computed: see
+    ``with_similarities``)."""
+    act, overlap, is_new_request, is_new_task, additive, lead_dependent, live_entities = values
     return MappingProxyType({
-        "similarity_newest": cues.similarity_newest,
-        "similarity_window": cues.similarity_window,
-        "similarity_last": cues.similarity_last,
-        "semantic": cues.semantic,
-        "recent_act": cues.act,
-        "recent_overlap": cues.recent_overlap,
+        "similarity_newest": None,
+        "similarity_last": None,
+        "semantic": None,
+        "recent_act": act,
+        "recent_overlap": overlap,
         "new_request": is_new_request,
         "new_task": is_new_task,
-        "additive": cues.additive,
-        "lead_dependent": cues.lead_dependent,
-        "live_entities": cues.live_entities,
+        "additive": additive,
+        "lead_dependent": lead_dependent,
+        "live_entities": live_entities,
     })
+
+
+def with_similarities(public: Mapping[str, Any], found: Similarities) -> Mapping[str, Any]:
+    """``public`` with the semantic cues computed: for a verdict that read
+    them (row ``change_low_similarity`` and the inconclusive row after it)."""
+    semantic, newest, last = found
+    return MappingProxyType({**public, "similarity_newest": newest, "similarity_last": last,
+                             "semantic": semantic})
 
 
 def _marker_row(f: Features, cues: Hybrid1Cues) -> Optional[Decision]:
@@ -116,15 +142,19 @@ def _needs_window(found: bool, reason: Reason, coverage: Coverage) -> Optional[D
 
 class Hybrid1Classifier:
     """One hybrid.1 policy group's evidence, ready for every rule of the
-    group: rows that neither a threshold nor the level changes decided once."""
+    group: rows that neither a threshold nor the level changes decided once;
+    the similarities when a rule first reads them (the rows before theirs
+    decide most turns, and pooling the newest turn costs more than they do)."""
 
     __slots__ = ("combined", "coverage", "cues", "disjoint", "entity_wins", "features", "head",
-                 "low_similarity", "marker_ambiguous", "max_raw", "middle", "new_request",
-                 "new_task", "public", "public_unpooled", "recent_overlap", "scope",
-                 "shared_valid")
+                 "marker_ambiguous", "max_raw", "middle", "new_request", "new_task",
+                 "numbers_only", "public", "public_similar", "recent_overlap",
+                 "scope", "shared_valid", "similar_valid")
 
     def __init__(self, x: Extraction,
                  numbers_only: Callable[[Any], bool] = _numbers_only) -> None:
+        # Unpacked, not read by name (as Lexical2Classifier): this runs on
+        # every evaluation.
         status, coverage, scope, f, live_kind, opaque_only, _, cues = x
         self.coverage, self.scope = coverage, scope
         if status is not None or cues is None:
@@ -134,66 +164,73 @@ class Hybrid1Classifier:
             self.head = head_rows(f, live_kind, opaque_only, _marker_row(f, cues))
         is_new_request, is_new_task = new_request(cues), new_task(f, cues)
         if self.head is None:
-            self.new_request = _needs_window(is_new_request, Reason.NEW_REQUEST, coverage)
+            self.new_request = _needs_window(is_new_request, _NEW_REQUEST, coverage)
+            (_, _, live_terms, _, lexical, entity, combined, max_raw, _, _, _, _, ambiguous,
+             _) = f
             self.middle: Optional[Decision] = None
             if answer(cues):  # type: ignore[arg-type]
-                self.middle = _CONTINUATION, Reason.ANSWER, _lex.ANSWER_CONFIDENCE
-            elif f.live_terms < 3:
-                self.middle = _UNKNOWN, Reason.INSUFFICIENT_TEXT, 0.0
-            self.combined, self.max_raw = f.combined_score, f.max_raw_score
-            self.entity_wins = f.entity_score >= f.lexical_score
+                self.middle = _ANSWERED
+            elif live_terms < 3:
+                self.middle = _TOO_SHORT
+            self.combined, self.max_raw = combined, max_raw
+            self.entity_wins = entity >= lexical
             self.recent_overlap = cues.recent_overlap >= _lex.RECENT_OVERLAP
-            self.marker_ambiguous = f.marker_ambiguous
-            self.new_task = _needs_window(is_new_task, Reason.NEW_TASK, coverage)
+            self.marker_ambiguous = ambiguous
+            self.new_task = _needs_window(is_new_task, _NEW_TASK, coverage)
             self.disjoint = self_contained_question(f, cues)  # type: ignore[arg-type]
-            last = cues.similarity_last
-            self.low_similarity = last is not None and last < _hyb.LOW_SIMILARITY
-        self.features = f
-        self.public = public_cues(cues, is_new_request, is_new_task)
-        # What a rule below the similarity level reports: the same cues
-        # without the semantic ones, which it never reads (made when first
-        # asked, in a group that pooled for another rule).
-        self.public_unpooled: Optional[Mapping[str, Any]] = (
-            self.public if cues.semantic is None else None)
+        self.features, self.cues, self.numbers_only = f, cues, numbers_only
+        values = cue_values(cues, is_new_request, is_new_task)
+        self.public = public_cues(values)
+        self.public_similar: Optional[Mapping[str, Any]] = None  # made when first read
+        self.similar_valid = False
+        # The cues are this mapping of literal names, built here: checking
+        # its values is ``cues_valid``'s check, without a pass over it.
         self.shared_valid = (shared_parts_valid(coverage, scope, f, HYBRID1, numbers_only)
-                             and cues_valid(self.public, numbers_only))
+                             and numbers_only(values))
 
-    def _decide(self, continuation: float, change: float, level: int) -> Decision:
-        if level >= _REQUEST and self.new_request is not None:
-            return self.new_request
-        if self.middle is not None:
-            return self.middle
-        if self.combined >= continuation:
-            reason = Reason.ENTITY_OVERLAP if self.entity_wins else Reason.LEXICAL
-            return _CONTINUATION, reason, overlap_confidence(self.combined, continuation)
-        if self.recent_overlap:
-            return _CONTINUATION, Reason.RECENT_OVERLAP, _lex.RECENT_OVERLAP_CONFIDENCE
-        if self.marker_ambiguous:
-            return _UNKNOWN, Reason.AMBIGUOUS_MARKER, 0.0
-        if level >= _REQUEST and self.new_task is not None:
-            return self.new_task
-        if level >= _DISJOINT and self.max_raw <= change and self.disjoint:
-            if self.coverage is not _FULL:  # it claims the whole history shares nothing
-                return _UNKNOWN, not_full(self.coverage), 0.0
-            return _change(Reason.DISJOINT)
-        if level >= _SIMILARITY and self.low_similarity:
-            return _change(Reason.LOW_SIMILARITY)
-        return _UNKNOWN, Reason.INCONCLUSIVE, 0.0
-
-    def _unpooled(self) -> Mapping[str, Any]:
-        found = self.public_unpooled
-        if found is None:
-            found = self.public_unpooled = MappingProxyType({**self.public, **_UNPOOLED})
-        return found
+    def _low_similarity(self) -> bool:
+        """Row 18's condition, the similarities computed on first use."""
+        public = self.public_similar
+        if public is None:
+            found = similarities(self.cues)
+            public = self.public_similar = with_similarities(self.public, found)
+            self.similar_valid = self.shared_valid and self.numbers_only(
+                tuple(value for value in found if value is not None))
+        last = public["similarity_last"]
+        return last is not None and last < _hyb.LOW_SIMILARITY
 
     def result(self, name: str, continuation: float, change: float,
                change_evidence: str) -> TopicContinuityResult:
-        """One rule's result, checked."""
-        level = HYBRID1_EVIDENCE_LEVEL[change_evidence]
+        """One rule's result, checked: the rows of §4 inline (this runs once
+        per rule). Its semantic cues are computed only if its verdict read
+        them (§5): a rule at level ``similarity`` that reached row 18."""
         decided = self.head
+        cues, valid = self.public, self.shared_valid
         if decided is None:
-            decided = self._decide(continuation, change, level)
+            level = HYBRID1_EVIDENCE_LEVEL[change_evidence]
+            if level >= _REQUEST and self.new_request is not None:
+                decided = self.new_request
+            elif self.middle is not None:
+                decided = self.middle
+            elif self.combined >= continuation:
+                reason = _ENTITY_OVERLAP if self.entity_wins else _LEXICAL
+                decided = (_CONTINUATION, reason,
+                           overlap_confidence(self.combined, continuation))
+            elif self.recent_overlap:
+                decided = _RECENTLY_OVERLAPPING
+            elif self.marker_ambiguous:
+                decided = _UNKNOWN, _AMBIGUOUS_MARKER, 0.0
+            elif level >= _REQUEST and self.new_task is not None:
+                decided = self.new_task
+            elif level >= _DISJOINT and self.max_raw <= change and self.disjoint:
+                # It claims the whole history shares nothing.
+                decided = (_DISJOINT_CHANGE if self.coverage is _FULL
+                           else (_UNKNOWN, not_full(self.coverage), 0.0))
+            elif level >= _SIMILARITY:
+                decided = _LOW_SIMILARITY_CHANGE if self._low_similarity() else _INCONCLUSIVE
+                cues, valid = self.public_similar, self.similar_valid  # type: ignore[assignment]
+            else:
+                decided = _INCONCLUSIVE
         class_, reason, confidence = decided
-        cues = self.public if level >= _SIMILARITY else self._unpooled()
         return group_result(name, class_, reason, confidence, self.coverage, self.scope,
-                            self.features, self.shared_valid, HYBRID1, cues)
+                            self.features, valid, HYBRID1, cues)
