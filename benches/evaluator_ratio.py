@@ -6,14 +6,18 @@ the similarity level at 1.5× lexical.1 on (e)).
     python benches/evaluator_ratio.py [--passes 15] [--implementation native]
 
 Each pass evaluates the 919 sampled requests once under every evaluator in
-turn (interleaved, so a slow spell of a shared machine hits all of them);
-each evaluator's figure is its best pass. Absolute microseconds move with
-the host; the ratios are the figure to compare.
+turn, lexical.1 first. An evaluator's ratio is the median over the passes of
+its time over lexical.1's in the same pass: a slow spell of a shared machine
+then moves both sides of most ratios, where the best passes of two
+evaluators may come from different spells. Its µs figure is its best pass.
+Absolute microseconds move with the host; the ratios are the figure to
+compare.
 """
 
 from __future__ import annotations
 
 import argparse
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -29,20 +33,21 @@ from turnsignal import TopicContinuity
 EVALUATORS = ("lexical.1", "lexical.2", "hybrid.1", "hybrid.1:similarity")
 
 
-def best_microseconds(passes: int, implementation: str) -> Dict[str, float]:
-    """Each evaluator's best pass over (e), in µs per request."""
+def timings(passes: int, implementation: str) -> Dict[str, List[float]]:
+    """Each evaluator's µs per request over (e), one figure per pass."""
     requests = sampled_requests()
     signals = {name: TopicContinuity(with_evaluator(None, name), implementation=implementation)
                for name in EVALUATORS}
-    best = {name: float("inf") for name in EVALUATORS}
+    for signal in signals.values():  # the first use loads what it needs
+        signal.evaluate(requests[0], "openai")
+    times: Dict[str, List[float]] = {name: [] for name in EVALUATORS}
     for _ in range(passes):
         for name, signal in signals.items():
             started = time.perf_counter()
             for request in requests:
                 signal.evaluate(request, "openai")
-            elapsed = (time.perf_counter() - started) / len(requests) * 1e6
-            best[name] = min(best[name], elapsed)
-    return best
+            times[name].append((time.perf_counter() - started) / len(requests) * 1e6)
+    return times
 
 
 def main(argv: Optional[List[str]] = None) -> int:
@@ -52,13 +57,15 @@ def main(argv: Optional[List[str]] = None) -> int:
     args = parser.parse_args(argv)
     if args.passes < 1:
         parser.error("--passes must be at least 1")
-    best = best_microseconds(args.passes, args.implementation)
-    floor = best["lexical.1"]
-    print(f"| evaluator (e), {args.implementation}, best of {args.passes} | µs per request"
-          " | / lexical.1 |")
+    times = timings(args.passes, args.implementation)
+    floor = times["lexical.1"]
+    print(f"| evaluator (e), {args.implementation}, {args.passes} passes | best µs per request"
+          " | / lexical.1, median of the passes (min–max) |")
     print("|---|---:|---:|")
-    for name, micros in best.items():
-        print(f"| {name} | {micros:.1f} | {micros / floor:.2f}× |")
+    for name, micros in times.items():
+        ratios = [mine / base for mine, base in zip(micros, floor)]
+        print(f"| {name} | {min(micros):.1f} | {statistics.median(ratios):.2f}×"
+              f" ({min(ratios):.2f}–{max(ratios):.2f}) |")
     return 0
 
 
