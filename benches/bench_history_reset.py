@@ -10,15 +10,22 @@ so it is timed once per format. The
 ``apply_turn`` rows include the evaluation of the live turn's opening and so
 run in both implementations.
 
-Run: ``pytest benches/bench_history_reset.py --benchmark-only``.
+Run: ``pytest benches/bench_history_reset.py --benchmark-only``; or
+``python benches/bench_history_reset.py --instructions`` for the
+instructions of one call of each case in each format, counted by valgrind
+(the difference of a run making ``CALLS`` calls and one making none, after
+the same warm-up; noise-free on a shared machine, and not time).
 """
 
 from __future__ import annotations
 
+import argparse
 import json
-from typing import Any, Dict, List
+import sys
+from typing import Any, Callable, Dict, List, Optional
 
 import pytest
+from callgrind import instructions
 
 from turnsignal import HistoryReset, Reason, TopicContinuity, _hotpath
 
@@ -139,3 +146,62 @@ def test_apply_turn_inside_a_tool_loop(benchmark: Any, format: str,
     outcome = benchmark(RESET.apply_turn, request, signal, format, evaluation=evaluation)
     benchmark.extra_info.update(items=_size(request), **outcome.to_dict())
     assert outcome.applied and outcome.basis == "turn_opening"
+
+
+# -- instructions per call (``--instructions``) -----------------------------------------------
+
+CASES = ("applies", "does_not_apply", "apply_turn")
+CALLS = 10
+
+
+def _call(format: str, case: str) -> Callable[[], Any]:
+    """One call of ``case`` on the request of ``format``, evaluated natively."""
+    if case == "apply_turn":
+        request = BUILD[format](CHANGE)
+        key = "input" if format == "responses" else "messages"
+        request[key] = request[key] + _round_trip(format, "call_live")
+        signal = TopicContinuity(implementation="native")
+        evaluation = signal.evaluate(request, format)
+        return lambda: RESET.apply_turn(request, signal, format, evaluation=evaluation)
+    request = BUILD[format](CHANGE if case == "applies" else FOLLOW_UP)
+    evaluation = TopicContinuity(implementation="native").evaluate(request, format)
+    return lambda: RESET.apply(request, evaluation, format)
+
+
+def _child(format: str, case: str, calls: int) -> None:
+    call = _call(format, case)
+    call()
+    call()  # warmed up: caches filled, every lazy table loaded
+    for _ in range(calls):
+        call()
+
+
+def _per_call(format: str, case: str) -> Optional[int]:
+    counts = [instructions([__file__, "--child", format, case, str(calls)])
+              for calls in (0, CALLS)]
+    if counts[0] is None or counts[1] is None:
+        return None
+    return (counts[1] - counts[0]) // CALLS
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--instructions", action="store_true")
+    parser.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.child:
+        _child(args.child[0], args.child[1], int(args.child[2]))
+        return 0
+    if not args.instructions:
+        parser.error("timings run under pytest (see above); --instructions counts instructions")
+    print("| instructions per call (native) | " + " | ".join(BUILD) + " |")
+    print("|---|" + "---:|" * len(BUILD))
+    for case in CASES:
+        counts = [_per_call(format, case) for format in BUILD]
+        shown = ["valgrind failed" if n is None else f"{n:,}" for n in counts]
+        print(f"| {case} | " + " | ".join(shown) + " |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

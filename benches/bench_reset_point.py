@@ -24,14 +24,12 @@ any coverage, so every marker-led turn is a boundary too).
 from __future__ import annotations
 
 import argparse
-import os
-import re
-import subprocess
 import sys
 import time
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
 import pytest
+from callgrind import instructions
 
 from turnsignal import RESET_RULE, HistoryReset, TopicContinuity
 
@@ -150,15 +148,11 @@ def _child(mode: str, implementation: str, rule: str) -> None:
 
 
 def _instructions(mode: str, implementation: str, rule: str) -> int:
-    command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
-               sys.executable, __file__, "--child", mode, "--implementation", implementation,
-               "--rule", rule]
-    env = dict(os.environ, PYTHONHASHSEED="0")
-    done = subprocess.run(command, capture_output=True, text=True, env=env, check=True)
-    found = re.search(r"Collected : ([\d,]+)", done.stderr)
-    if found is None:
-        raise RuntimeError("callgrind printed no instruction count")
-    return int(found.group(1).replace(",", ""))
+    count = instructions([__file__, "--child", mode, "--implementation", implementation,
+                          "--rule", rule])
+    if count is None:
+        raise RuntimeError("valgrind failed or printed no instruction count")
+    return count
 
 
 def main(argv: Optional[List[str]] = None) -> int:

@@ -17,13 +17,12 @@ warm-up); the difference divided by ``repeats`` is one evaluation's count.
 from __future__ import annotations
 
 import argparse
-import os
-import re
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 from typing import List, Optional
+
+from callgrind import instructions
 
 HERE = Path(__file__).resolve().parent
 
@@ -83,16 +82,11 @@ for _ in range(repeats):
 
 def _count(key: str, implementation: str, repeats: int, evaluator: str) -> Optional[int]:
     """Instructions of one child run (None when valgrind failed)."""
-    env = dict(os.environ, PYTHONHASHSEED="0")
-    command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
-               sys.executable, "-c", _CHILD.format(benches=str(HERE)), key, implementation,
-               str(repeats), evaluator]
-    done = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
-    found = re.search(r"Collected : ([\d,]+)", done.stderr)
-    if done.returncode != 0 or found is None:
-        print(f"{key}: valgrind failed ({done.returncode})", file=sys.stderr)
-        return None
-    return int(found.group(1).replace(",", ""))
+    count = instructions(["-c", _CHILD.format(benches=str(HERE)), key, implementation,
+                          str(repeats), evaluator])
+    if count is None:
+        print(f"{key}: valgrind failed", file=sys.stderr)
+    return count
 
 
 def per_evaluation(key: str, implementation: str, repeats: int,

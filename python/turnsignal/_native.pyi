@@ -23,6 +23,7 @@ __all__ = [
     "VectorTable",
     "__version__",
     "analyze_live",
+    "call_pairs",
     "chat_item_codes",
     "content_terms",
     "count_facts",
@@ -195,12 +196,21 @@ def provenance_parts(
     """(the newest ``max_items`` items, the ``content`` of each exact dict or
     None) of an exact list or tuple; None for any other sequence."""
 
-def chat_item_codes(items: Any, start: int, max_blocks: int,
-                    max_openings: int) -> Optional[Tuple[bytes, int]]:
-    """(one code per OpenAI Chat message of ``items[first:]``, ``first``),
-    read from the newest back until the blocks would pass ``max_blocks`` or
-    ``max_openings`` turn openings are read; None for any other sequence or
-    a value of no exact JSON type (``turnsignal._chat_items``)."""
+def call_pairs(items: Sequence[Any]) -> Tuple[List[int], List[int]]:
+    """(answered, rival) per item (tuples holding at index 2 the ids of the
+    calls they open, at 3 the ids their results answer): the oldest call a
+    result answers by position (``len(items)``: none), the newest other call
+    with that id still waiting then (-1: none) (``_reference/call_pairs.py``)."""
+
+def chat_item_codes(
+        items: Any, start: int, max_blocks: int, max_openings: int,
+) -> Optional[Tuple[bytes, int, Tuple[Optional[Tuple[str, ...]], ...]]]:
+    """(one code per OpenAI Chat message of ``items[first:]``, ``first``, per
+    message the ids of the tool calls it opens or the call it answers, else
+    None), read from the newest back until the blocks would pass
+    ``max_blocks`` or ``max_openings`` turn openings are read; None for any
+    other sequence or a value of no exact JSON type
+    (``turnsignal._chat_items``)."""
 
 def provenance_same(items: Any, max_items: int, kept: Tuple[Any, ...],
                     contents: Tuple[Any, ...]) -> Optional[bool]:

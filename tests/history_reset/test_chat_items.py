@@ -1,7 +1,8 @@
 """The codes of OpenAI Chat messages (``chat_item_codes``, native or
-reference; ``turnsignal._chat_items``) and what a reset builds on them: the
-coded view, the plan without tool pairs, and the recent openings are what the
-general scanner gives, item for item."""
+reference; ``turnsignal._chat_items``), with the ids of their tool calls and
+results, and what a reset builds on them: the coded view, the plan without
+tool pairs, and the recent openings are what the general scanner gives, item
+for item."""
 
 from __future__ import annotations
 
@@ -17,16 +18,19 @@ from hypothesis import strategies as st  # noqa: E402
 
 from support.environment import IN_CI, LazyHotpath  # noqa: E402
 from turnsignal._chat_items import (  # noqa: E402
+    ASSISTANT_CALLS,
     ASSISTANT_PLAIN,
     GENERAL,
     INSTRUCTION,
+    TOOL_RESULT,
     USER_EMPTY,
     USER_TURN,
+    plain,
 )
 from turnsignal.history_reset.boundary import openings, recent_openings  # noqa: E402
 from turnsignal.history_reset.formats import FORMATS  # noqa: E402
 from turnsignal.history_reset.plan import plain_plan, plan  # noqa: E402
-from turnsignal.history_reset.view import Unsafe, View, scan  # noqa: E402
+from turnsignal.history_reset.view import Unsafe, View, coded_view, scan  # noqa: E402
 
 native = LazyHotpath("native")
 reference = LazyHotpath("python")
@@ -53,45 +57,82 @@ class Colliding:
         raise ValueError("compared")
 
 
-#: Messages and their codes, each worked out from the definitions in
+def _calls(*ids: Any) -> List[Any]:
+    return [{"id": id, "type": "function", "function": {"name": "f", "arguments": "{}"}}
+            for id in ids]
+
+
+#: Messages, their codes and ids, each worked out from the definitions in
 #: ``turnsignal._chat_items`` (not read from an implementation).
 HAND = [
-    ({"role": "system", "content": "Be brief."}, INSTRUCTION),
-    ({"role": "developer", "content": [{"type": "text", "text": "x"}]}, INSTRUCTION),
-    ({"role": "user", "content": "Hello"}, USER_TURN),
-    ({"role": "user", "content": ""}, USER_TURN),  # a string, even empty, is a block
-    ({"role": "user", "content": [{"type": "text", "text": "x"}]}, USER_TURN),
-    ({"role": "user", "content": []}, USER_EMPTY),
-    ({"role": "user"}, USER_EMPTY),
-    ({"role": "user", "content": None}, USER_EMPTY),
-    ({"role": "user", "content": 7}, USER_EMPTY),
-    ({"role": "assistant", "content": "Sure."}, ASSISTANT_PLAIN),
-    ({"role": "assistant", "content": "Sure.", "tool_calls": []}, ASSISTANT_PLAIN),
-    ({"role": "assistant", "content": None, "tool_calls": None}, ASSISTANT_PLAIN),
-    ({"role": "assistant", "tool_calls": [{"id": "c1", "type": "function",
-                                           "function": {"name": "f", "arguments": "{}"}}]},
-     GENERAL),
-    ({"role": "assistant", "content": "x", "function_call": {"name": "f"}}, GENERAL),
-    ({"role": "assistant", "content": "x", "tool_calls": False}, GENERAL),
-    ({"role": "tool", "tool_call_id": "c1", "content": "42"}, GENERAL),
-    ({"role": "function", "name": "f", "content": "42"}, GENERAL),
-    ({"role": "User", "content": "Hello"}, GENERAL),  # the general scanner normalizes it
-    ({"role": " user", "content": "Hello"}, GENERAL),
-    ({"role": 3, "content": "Hello"}, GENERAL),
-    ({"content": "Hello"}, GENERAL),
-    ({"role": "\ud800", "content": "Hello"}, GENERAL),
+    ({"role": "system", "content": "Be brief."}, INSTRUCTION, None),
+    ({"role": "developer", "content": [{"type": "text", "text": "x"}]}, INSTRUCTION, None),
+    ({"role": "user", "content": "Hello"}, USER_TURN, None),
+    ({"role": "user", "content": ""}, USER_TURN, None),  # a string, even empty, is a block
+    ({"role": "user", "content": [{"type": "text", "text": "x"}]}, USER_TURN, None),
+    ({"role": "user", "content": []}, USER_EMPTY, None),
+    ({"role": "user"}, USER_EMPTY, None),
+    ({"role": "user", "content": None}, USER_EMPTY, None),
+    ({"role": "user", "content": 7}, USER_EMPTY, None),
+    ({"role": "assistant", "content": "Sure."}, ASSISTANT_PLAIN, None),
+    ({"role": "assistant", "content": "Sure.", "tool_calls": []}, ASSISTANT_PLAIN, None),
+    ({"role": "assistant", "content": None, "tool_calls": None}, ASSISTANT_PLAIN, None),
+    ({"role": "assistant", "tool_calls": _calls("c1")}, ASSISTANT_CALLS, ("c1",)),
+    ({"role": "assistant", "content": "x", "tool_calls": _calls("c2", "c1", "c2")},
+     ASSISTANT_CALLS, ("c2", "c1", "c2")),  # in order, repeats kept: the plan judges them
+    ({"role": "assistant", "tool_calls": tuple(_calls("c1"))}, ASSISTANT_CALLS, ("c1",)),
+    ({"role": "assistant", "tool_calls": [{"id": "c1"}]}, ASSISTANT_CALLS, ("c1",)),
+    ({"role": "assistant", "tool_calls": _calls("c1"), "function_call": None},
+     ASSISTANT_CALLS, ("c1",)),
+    ({"role": "assistant", "tool_calls": _calls("c1"), "function_call": {"name": "f"}},
+     GENERAL, None),
+    ({"role": "assistant", "tool_calls": _calls("c1", "")}, GENERAL, None),  # an empty id
+    ({"role": "assistant", "tool_calls": _calls(7)}, GENERAL, None),
+    ({"role": "assistant", "tool_calls": _calls(Text("c1"))}, GENERAL, None),  # not exact
+    ({"role": "assistant", "tool_calls": [{"type": "function"}]}, GENERAL, None),  # no id
+    ({"role": "assistant", "tool_calls": ["c1"]}, GENERAL, None),  # a call that is no dict
+    ({"role": "assistant", "tool_calls": [Message(id="c1")]}, GENERAL, None),
+    ({"role": "assistant", "content": "x", "function_call": {"name": "f"}}, GENERAL, None),
+    ({"role": "assistant", "content": "x", "tool_calls": False}, GENERAL, None),
+    ({"role": "tool", "tool_call_id": "c1", "content": "42"}, TOOL_RESULT, ("c1",)),
+    ({"role": "tool", "tool_call_id": "c1", "content": [{"type": "text", "text": "4"}]},
+     TOOL_RESULT, ("c1",)),
+    ({"role": "tool", "tool_call_id": "", "content": "42"}, GENERAL, None),
+    ({"role": "tool", "tool_call_id": None, "content": "42"}, GENERAL, None),
+    ({"role": "tool", "content": "42"}, GENERAL, None),
+    ({"role": "tool", "tool_call_id": 1, "content": "42"}, GENERAL, None),
+    ({"role": "Tool", "tool_call_id": "c1", "content": "42"}, GENERAL, None),
+    ({"role": "function", "name": "f", "content": "42"}, GENERAL, None),
+    ({"role": "User", "content": "Hello"}, GENERAL, None),  # the general scanner normalizes it
+    ({"role": " user", "content": "Hello"}, GENERAL, None),
+    ({"role": 3, "content": "Hello"}, GENERAL, None),
+    ({"content": "Hello"}, GENERAL, None),
+    ({"role": "\ud800", "content": "Hello"}, GENERAL, None),
     # Read by lookup, not in one pass: a key that is not a str, many keys.
-    ({1: "x", "role": "user", "content": "Hello"}, USER_TURN),
-    ({**{f"k{i}": i for i in range(20)}, "role": "assistant", "content": "ok"}, ASSISTANT_PLAIN),
-    ({**{f"k{i}": i for i in range(20)}, "role": "assistant", "function_call": {}}, GENERAL),
+    ({1: "x", "role": "user", "content": "Hello"}, USER_TURN, None),
+    ({1: "x", "role": "tool", "tool_call_id": "c9"}, TOOL_RESULT, ("c9",)),
+    ({1: "x", "role": "assistant", "tool_calls": _calls("c9")}, ASSISTANT_CALLS, ("c9",)),
+    ({**{f"k{i}": i for i in range(20)}, "role": "assistant", "content": "ok"},
+     ASSISTANT_PLAIN, None),
+    ({**{f"k{i}": i for i in range(20)}, "role": "assistant", "function_call": {}},
+     GENERAL, None),
+    ({**{f"k{i}": i for i in range(20)}, "role": "assistant", "tool_calls": _calls("c9")},
+     ASSISTANT_CALLS, ("c9",)),
 ]
 
 
 def test_hand_written_codes(hotpath: Any) -> None:
-    items = [item for item, _ in HAND]
-    codes, first = hotpath.chat_item_codes(items, 0, EVERYTHING, EVERYTHING)
+    items = [item for item, _, _ in HAND]
+    codes, first, ids = hotpath.chat_item_codes(items, 0, EVERYTHING, EVERYTHING)
     assert first == 0
-    assert list(codes) == [code for _, code in HAND]
+    assert list(codes) == [code for _, code, _ in HAND]
+    assert ids == tuple(found for _, _, found in HAND)
+
+
+def test_only_plain_codes_are_plain() -> None:
+    assert plain(bytes([INSTRUCTION, USER_TURN, USER_EMPTY, ASSISTANT_PLAIN])) and plain(b"")
+    for other in (GENERAL, ASSISTANT_CALLS, TOOL_RESULT):
+        assert not plain(bytes([USER_TURN, other, ASSISTANT_PLAIN]))
 
 
 @pytest.mark.parametrize("item", [
@@ -108,7 +149,7 @@ def test_what_is_not_read_makes_the_whole_reading_none(hotpath: Any, item: Any) 
     assert hotpath.chat_item_codes(items, 0, EVERYTHING, EVERYTHING) is None
     # ... unless it lies before the items read.
     assert hotpath.chat_item_codes(items, 2, EVERYTHING, EVERYTHING) == (
-        bytes([ASSISTANT_PLAIN]), 2)
+        bytes([ASSISTANT_PLAIN]), 2, (None,))
 
 
 def test_other_sequences_are_not_read(hotpath: Any) -> None:
@@ -126,22 +167,40 @@ def test_the_block_cap_stops_the_reading_before_the_item_over_it(hotpath: Any) -
              {"role": "assistant", "content": "ok"},   # 0
              {"role": "user", "content": parts},       # 3
              {"role": "assistant", "content": parts}]  # 3
-    assert hotpath.chat_item_codes(items, 0, 9, EVERYTHING) == (bytes([1, 3, 1, 3]), 0)
-    assert hotpath.chat_item_codes(items, 0, 8, EVERYTHING) == (bytes([3, 1, 3]), 1)
-    assert hotpath.chat_item_codes(items, 0, 5, EVERYTHING) == (bytes([3]), 3)
-    assert hotpath.chat_item_codes(items, 0, 2, EVERYTHING) == (b"", 4)
-    assert hotpath.chat_item_codes(items, 2, 9, EVERYTHING) == (bytes([1, 3]), 2)
-    assert hotpath.chat_item_codes(items, -5, 9, EVERYTHING) == (bytes([1, 3, 1, 3]), 0)
-    assert hotpath.chat_item_codes(items, 9, 9, EVERYTHING) == (b"", 4)
+    def read(start: int, max_blocks: int) -> Any:
+        codes, first, ids = hotpath.chat_item_codes(items, start, max_blocks, EVERYTHING)
+        assert ids == (None,) * len(codes)
+        return codes, first
+
+    assert read(0, 9) == (bytes([1, 3, 1, 3]), 0)
+    assert read(0, 8) == (bytes([3, 1, 3]), 1)
+    assert read(0, 5) == (bytes([3]), 3)
+    assert read(0, 2) == (b"", 4)
+    assert read(2, 9) == (bytes([1, 3]), 2)
+    assert read(-5, 9) == (bytes([1, 3, 1, 3]), 0)
+    assert read(9, 9) == (b"", 4)
+
+
+def test_tool_calls_count_as_blocks_and_their_ids_are_read_only_below_the_cap(
+        hotpath: Any) -> None:
+    part = {"type": "text", "text": "x"}
+    items = [{"role": "user", "content": [part]},                     # 1 block
+             {"role": "assistant", "tool_calls": _calls("a", "b")},  # 2 blocks
+             {"role": "tool", "tool_call_id": "a", "content": "1"},  # 0: a string
+             {"role": "tool", "tool_call_id": "b", "content": [part]}]  # 1
+    assert hotpath.chat_item_codes(items, 0, 3, EVERYTHING) == (
+        bytes([ASSISTANT_CALLS, TOOL_RESULT, TOOL_RESULT]), 1, (("a", "b"), ("a",), ("b",)))
+    assert hotpath.chat_item_codes(items, 0, 2, EVERYTHING) == (
+        bytes([TOOL_RESULT, TOOL_RESULT]), 2, (("a",), ("b",)))
 
 
 def test_the_reading_stops_after_enough_openings(hotpath: Any) -> None:
     items = [{"role": "user", "content": "q1"}, {"role": "assistant", "content": "a"},
              {"role": "User", "content": "q2"},  # GENERAL: not counted
              {"role": "user", "content": "q3"}, {"role": "assistant", "content": "a"}]
-    assert hotpath.chat_item_codes(items, 0, EVERYTHING, 1) == (bytes([1, 3]), 3)
-    assert hotpath.chat_item_codes(items, 0, EVERYTHING, 2) == (bytes([1, 3, 4, 1, 3]), 0)
-    assert hotpath.chat_item_codes(items, 0, EVERYTHING, 3) == (bytes([1, 3, 4, 1, 3]), 0)
+    assert hotpath.chat_item_codes(items, 0, EVERYTHING, 1)[:2] == (bytes([1, 3]), 3)
+    assert hotpath.chat_item_codes(items, 0, EVERYTHING, 2)[:2] == (bytes([1, 3, 4, 1, 3]), 0)
+    assert hotpath.chat_item_codes(items, 0, EVERYTHING, 3)[:2] == (bytes([1, 3, 4, 1, 3]), 0)
 
 
 # -- native and reference agree ---------------------------------------------------------------
@@ -149,13 +208,30 @@ def test_the_reading_stops_after_enough_openings(hotpath: Any) -> None:
 _call = {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}
 values = st.one_of(st.none(), st.text(max_size=3), st.integers(-1, 2), st.booleans(),
                    st.just([]), st.just([{"type": "text", "text": "x"}] * 2), st.just(()),
-                   st.just({}), st.just([_call]), st.just(1.5))
+                   st.just({}), st.just([_call]), st.just(1.5), st.just(""),
+                   st.just([_call, {"id": "c2"}]), st.just(({"id": "c1"},)),
+                   st.just([{"id": ""}]), st.just([{"id": 3}]), st.just(["c1"]),
+                   st.just([_call, {"type": "function"}]))
 roles = st.one_of(st.sampled_from(["user", "assistant", "system", "developer", "tool",
                                    "function", "User", "other"]), st.none(), st.integers(0, 2))
 keys = st.sampled_from(["content", "tool_calls", "function_call", "tool_call_id", "name"])
-message = st.builds(lambda role, extra, odd_key: {
+any_message = st.builds(lambda role, extra, odd_key: {
     **({1: None} if odd_key else {}), **({"role": role} if role is not None else {}), **extra},
     roles, st.dictionaries(keys, values, max_size=3), st.booleans())
+ids = st.one_of(st.sampled_from(["c1", "c2", ""]), st.none(), st.integers(0, 1),
+                st.builds(Text, st.sampled_from(["c1", ""])))
+#: Tool calls and results, most of them well formed, some with an odd id.
+tool_message = st.one_of(
+    st.builds(lambda id, legacy: {"role": "tool", "tool_call_id": id, "content": "r",
+                                  **({"function_call": None} if legacy else {})},
+              ids, st.booleans()),
+    st.builds(lambda calls, legacy: {"role": "assistant", "content": None, "tool_calls": calls,
+                                     **({"function_call": legacy} if legacy != 0 else {})},
+              st.lists(st.one_of(st.builds(lambda id: {"id": id, "type": "function"}, ids),
+                                 st.just("c1"), st.just({"type": "function"})),
+                       min_size=1, max_size=3),
+              st.sampled_from([0, None, {"name": "f"}])))
+message = st.one_of(any_message, tool_message)
 #: What makes the whole reading None, at most one per list (more would hide the rest).
 odd = st.one_of(st.builds(lambda text: Message(role="user", content=text), st.text(max_size=2)),
                 st.none(), st.text(max_size=2),
@@ -246,7 +322,7 @@ def test_the_coded_view_and_plan_are_the_scanned_ones(items: List[Any]) -> None:
             continue
         assert coded.items == general.items
         read = hotpath.chat_item_codes(items, 0, EVERYTHING, EVERYTHING)
-        all_coded = read is not None and GENERAL not in read[0]
+        all_coded = read is not None and plain(read[0])
         if all_coded:  # coded whole: no item opens or answers a call
             assert all(not (i.calls or i.results) for i in general.items)
         for live in general.turn_starts():
@@ -268,6 +344,29 @@ def test_the_coded_view_and_plan_are_the_scanned_ones(items: List[Any]) -> None:
             else:
                 with pytest.raises(Unsafe):
                     plain_plan(read[0])
+
+
+def test_an_agents_request_is_read_without_the_general_scanner(hotpath: Any) -> None:
+    """Tool calls and results come with their ids: the scanner reads only
+    what the codes leave GENERAL (here the legacy ``function`` result)."""
+    items: List[Any] = [{"role": "system", "content": "rules"}]
+    for n in range(3):
+        items.extend(_exchange(n, True))
+    items.append({"role": "user", "content": "next"})
+    scanned: List[Any] = []
+
+    def scan_item(item: Any) -> Any:
+        scanned.append(item)
+        return CHAT.scan_item(item)
+
+    read = hotpath.chat_item_codes(items, 0, EVERYTHING, EVERYTHING)
+    assert coded_view(items, read, scan_item) == scan(items, CHAT.scan_item)
+    assert scanned == []
+    odd = {"role": "function", "name": "c9", "content": "r"}
+    with_odd = [*items[:-1], odd, items[-1]]
+    read = hotpath.chat_item_codes(with_odd, 0, EVERYTHING, EVERYTHING)
+    assert coded_view(with_odd, read, scan_item) == scan(with_odd, CHAT.scan_item)
+    assert scanned == [odd]
 
 
 def _lazy(items: List[Any], limit: int) -> Any:
@@ -302,13 +401,13 @@ def test_a_result_answering_an_earlier_turn_keeps_that_turn(hotpath: Any) -> Non
              {"role": "user", "content": "third"},
              {"role": "tool", "tool_call_id": "c1", "content": "r"}]
     view = CHAT.view({"messages": items}, items, hotpath)
-    assert GENERAL in hotpath.chat_item_codes(items, 0, EVERYTHING, EVERYTHING)[0]
+    assert not plain(hotpath.chat_item_codes(items, 0, EVERYTHING, EVERYTHING)[0])
     found = plan(view, 5)
     assert found is not None and found.cut == 3 and found.kept == [0, 3, 4, 5, 6]
-    codes, _ = hotpath.chat_item_codes(items[:4], 0, EVERYTHING, EVERYTHING)
-    assert GENERAL not in codes and plain_plan(codes, 3).kept == [0, 3]  # type: ignore[union-attr]
-    plain = CHAT.view({"messages": items[:4]}, items[:4], hotpath)
-    assert plan(plain, 3).kept == [0, 3]  # type: ignore[union-attr]
+    codes, _, _ = hotpath.chat_item_codes(items[:4], 0, EVERYTHING, EVERYTHING)
+    assert plain(codes) and plain_plan(codes, 3).kept == [0, 3]  # type: ignore[union-attr]
+    plain_view = CHAT.view({"messages": items[:4]}, items[:4], hotpath)
+    assert plan(plain_view, 3).kept == [0, 3]  # type: ignore[union-attr]
 
 
 def test_the_openings_stop_at_the_caps(hotpath: Any) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import List, Sequence, Tuple
 
 from turnsignal._reference import masking, phrases
+from turnsignal._reference.call_pairs import call_pairs
 from turnsignal._reference.charclass import lowercase
 from turnsignal._reference.chat_items import chat_item_codes
 from turnsignal._reference.decode import evaluation_doc, request_facts
@@ -60,6 +61,7 @@ __all__ = [
     "TurnPooling",
     "VectorTable",
     "analyze_live",
+    "call_pairs",
     "chat_item_codes",
     "content_terms",
     "count_facts",

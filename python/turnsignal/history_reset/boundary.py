@@ -59,10 +59,11 @@ def recent_openings(items: Sequence[Any], wire: Any, limit: int,
     oldest = max(0, len(items) - MAX_TURN_ITEMS)
     if wire.coded and hotpath is not None:
         read = hotpath.chat_item_codes(items, oldest, MAX_TURN_BLOCKS, limit)
-        # A GENERAL item (a tool call or result, an unusual role) is read
-        # the general way, and so is the rest: one reading, not two.
+        # A GENERAL item (an unusual role, a legacy function call, an odd
+        # id) is read the general way, and so is the rest: one reading, not
+        # two. Tool calls and results are coded: neither opens a turn.
         if read is not None and GENERAL_BYTE not in read[0]:
-            return _coded_openings(limit, oldest, *read)
+            return _coded_openings(limit, oldest, read[0], read[1])
     return list(openings(items, wire, limit))
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence
 
+from turnsignal._chat_items import ItemCodes
 from turnsignal.history_reset import anthropic, openai, responses
 from turnsignal.history_reset.view import Item, View, coded_view, scan
 
@@ -26,23 +27,24 @@ class WireFormat(NamedTuple):
     #: Whether a request with no tool call and no result is always valid.
     plain_valid: bool = False
 
-    def codes(self, request: Any, items: Sequence[Any], hotpath: Optional[Any]) -> Optional[bytes]:
-        """The top-level check, then the code of every item, in one hot-path
-        call (``turnsignal._chat_items``); None when the format is not coded,
-        no ``hotpath`` is given or it cannot read them."""
+    def codes(self, request: Any, items: Sequence[Any],
+              hotpath: Optional[Any]) -> Optional[ItemCodes]:
+        """The top-level check, then the code of every item (and the ids of
+        its tool calls or result), in one hot-path call
+        (``turnsignal._chat_items``); None when the format is not coded, no
+        ``hotpath`` is given or it cannot read them."""
         self.check_top(request)
         if self.coded and hotpath is not None:
-            read = hotpath.chat_item_codes(items, 0, sys.maxsize, sys.maxsize)
-            if read is not None:
-                return read[0]
+            return hotpath.chat_item_codes(  # type: ignore[no-any-return]
+                items, 0, sys.maxsize, sys.maxsize)
         return None
 
-    def view_of(self, items: Sequence[Any], codes: Optional[bytes]) -> View:
+    def view_of(self, items: Sequence[Any], read: Optional[ItemCodes]) -> View:
         """The items scanned: from their codes when there are some (only the
         GENERAL ones by the scanner), else one by one."""
-        if codes is None:
+        if read is None:
             return scan(items, self.scan_item)
-        return coded_view(items, codes, self.scan_item)
+        return coded_view(items, read, self.scan_item)
 
     def view(self, request: Any, items: Sequence[Any], hotpath: Optional[Any] = None) -> View:
         """The top-level check, then the items scanned: in one hot-path call

@@ -19,9 +19,10 @@ not rewritten (``Unsafe``).
 from __future__ import annotations
 
 from bisect import bisect_right
-from typing import Dict, List, NamedTuple, Optional, Tuple
+from typing import Any, List, NamedTuple, Optional
 
 from turnsignal._chat_items import INSTRUCTION_BYTE, USER_TURN, USER_TURN_BYTE
+from turnsignal._hotpath import default_module
 from turnsignal.history_reset.view import INSTRUCTION, Unsafe, View
 
 __all__ = ["Plan", "plain_plan", "plan"]
@@ -35,43 +36,18 @@ class Plan(NamedTuple):
     kept_prior_turns: int
 
 
-#: Per result: (the call it answers, another unanswered call with its id
-#: then), each -1 when there is none.
-Pairs = List[Tuple[Tuple[int, int], ...]]
-
-
-def _pairs(view: View) -> Pairs:
-    """Per item, for each of its results, the call it answers by position and
-    the next unanswered call with the same id (the ambiguity), in one pass."""
-    waiting: Dict[str, List[int]] = {}  # id -> unanswered calls, oldest first
-    pairs: Pairs = []
-    for index, item in enumerate(view.items):
-        found = []
-        for result in item.results:
-            calls = waiting.get(result)
-            if not calls:
-                found.append((-1, -1))  # an orphan: nothing to keep for it
-                continue
-            call = calls.pop()
-            found.append((call, calls[-1] if calls else -1))
-        pairs.append(tuple(found))
-        for call in item.calls:
-            waiting.setdefault(call, []).append(index)
-    return pairs
-
-
-def _fixpoint(view: View, live: int, starts: List[int]) -> Optional[int]:
-    pairs = _pairs(view)
-    items = view.items
-    cut, checked_from = live, len(items)
+def _fixpoint(view: View, live: int, starts: List[int], hotpath: Any) -> Optional[int]:
+    # Per item, the oldest call its results answer (len(items): none) and
+    # the newest other call with such an id still waiting then (-1: none).
+    answered, rival = hotpath.call_pairs(view.items)
+    cut, checked_from = live, len(answered)
     while True:
-        earliest = cut
-        for index in range(cut, checked_from):
-            for call, _ in pairs[index]:
-                if 0 <= call < earliest:
-                    earliest = call
+        earliest = min(cut, min(answered[cut:checked_from], default=cut))
         if earliest == cut:
-            _unambiguous(pairs, cut)
+            # A kept result whose id another kept call was also waiting for
+            # cannot be paired (two calls with one id open at once).
+            if max(rival[cut:], default=-1) >= cut:
+                raise Unsafe("ambiguous call id")
             return cut
         turn = bisect_right(starts, earliest) - 1
         if turn < 0:
@@ -79,20 +55,12 @@ def _fixpoint(view: View, live: int, starts: List[int]) -> Optional[int]:
         checked_from, cut = cut, starts[turn]
 
 
-def _unambiguous(pairs: Pairs, cut: int) -> None:
-    """A kept result whose id another kept call was also waiting for cannot
-    be paired (two calls with one id open at once): no rewrite."""
-    for index in range(cut, len(pairs)):
-        for _, other in pairs[index]:
-            if other >= cut:
-                raise Unsafe("ambiguous call id")
-
-
-def plan(view: View, live: int) -> Optional[Plan]:
+def plan(view: View, live: int, hotpath: Optional[Any] = None) -> Optional[Plan]:
     """The plan that keeps the turn starting at ``live`` (and every
-    instruction), or None when no whole prior turn can be removed."""
+    instruction), or None when no whole prior turn can be removed; the calls
+    and results are paired by ``hotpath`` (default: the environment's)."""
     starts = view.turn_starts()
-    cut = _fixpoint(view, live, starts)
+    cut = _fixpoint(view, live, starts, hotpath or default_module())
     if cut is None:
         return None
     removed_turns = bisect_right(starts, cut - 1) if cut > 0 else 0

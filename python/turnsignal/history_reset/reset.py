@@ -6,7 +6,7 @@ import math
 from typing import Any, FrozenSet, Iterable, List, Optional, Tuple, Union
 
 from turnsignal import _hotpath
-from turnsignal._chat_items import GENERAL_BYTE
+from turnsignal._chat_items import plain
 from turnsignal._provenance import Provenance, items_of
 from turnsignal.history_reset.boundary import (
     BEYOND_REACH,
@@ -266,18 +266,18 @@ class HistoryReset:
         wire = FORMATS[format]
         try:
             if view is None:
-                codes = wire.codes(request, items, hotpath)
-                if codes is not None and wire.plain_valid and GENERAL_BYTE not in codes:
+                read = wire.codes(request, items, hotpath)
+                if read is not None and wire.plain_valid and plain(read[0]):
                     # Every item coded, no tool pair: planned from the codes
                     # in C, and valid whatever is cut.
-                    return self._rewritten(request, wire, items, plain_plan(codes, live),
+                    return self._rewritten(request, wire, items, plain_plan(read[0], live),
                                            basis, turns_back)
-                view = wire.view_of(items, codes)
+                view = wire.view_of(items, read)
             if live is None:
                 live = _live_start(view)
             if live is None:
                 raise Unsafe("the live turn is not a user turn")
-            found = plan(view, live)
+            found = plan(view, live, hotpath)
         except Unsafe:
             return _kept(request, ResetGate.WOULD_BE_INVALID, basis)
         kept = found.kept if found is not None else range(len(items))

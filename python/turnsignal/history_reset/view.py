@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, List, NamedTuple, Optional, Sequence, Tuple
 
+from turnsignal._chat_items import ASSISTANT_CALLS, TOOL_RESULT, ItemCodes
+
 __all__ = ["ASSISTANT", "CALL", "INSTRUCTION", "OUTPUT", "TOOL", "USER", "Item", "Unsafe",
            "View", "call_id", "coded_view", "role_name", "user_message"]
 
@@ -56,16 +58,24 @@ def scan(items: Sequence[Any], scan_item: Callable[[Any], Item]) -> View:
     return View(tuple([scan_item(item) for item in items]))
 
 
-#: The item of each code of ``turnsignal._chat_items`` (GENERAL: scanned).
+#: The item of each plain code of ``turnsignal._chat_items`` (None: built
+#: from its ids, or scanned).
 _CODED: Tuple[Optional[Item], ...] = (
-    Item(INSTRUCTION), Item(USER, True), Item(USER), Item(ASSISTANT), None)
-def coded_view(items: Sequence[Any], codes: bytes, scan_item: Callable[[Any], Item]) -> View:
-    """The view of ``items`` from their codes: an item per code, and
+    Item(INSTRUCTION), Item(USER, True), Item(USER), Item(ASSISTANT), None, None, None)
+
+
+def coded_view(items: Sequence[Any], read: ItemCodes, scan_item: Callable[[Any], Item]) -> View:
+    """The view of ``items`` from their codes (read from the first item):
+    an item per code, a tool call or result built from its ids, and
     ``scan_item`` for the ones coded GENERAL only."""
+    codes, _, ids = read
+    new = tuple.__new__  # an Item without the Python-level __new__ of a NamedTuple
     # One comprehension, as ``scan``'s: an agent's request is mostly tool
-    # calls and results (GENERAL), and a loop of its own would cost more
-    # per item than the scanner it replaces.
-    scanned = tuple([_CODED[code] or scan_item(item) for code, item in zip(codes, items)])
+    # calls and results, and a loop of its own would cost more per item.
+    scanned = tuple([_CODED[code] or (
+        new(Item, (ASSISTANT, False, found, _NONE)) if code == ASSISTANT_CALLS
+        else new(Item, (TOOL, False, _NONE, found)) if code == TOOL_RESULT
+        else scan_item(item)) for code, item, found in zip(codes, items, ids)])
     return View(scanned)  # type: ignore[arg-type]
 
 

@@ -33,6 +33,7 @@ use pyo3::create_exception;
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 
+mod call_pairs;
 mod chat_items;
 mod decode;
 mod dicts;
@@ -129,6 +130,7 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(provenance::provenance_parts, m)?)?;
     m.add_function(wrap_pyfunction!(provenance::provenance_same, m)?)?;
     m.add_function(wrap_pyfunction!(chat_items::chat_item_codes, m)?)?;
+    m.add_function(wrap_pyfunction!(call_pairs::call_pairs, m)?)?;
     m.add_function(wrap_pyfunction!(values::numbers_only, m)?)?;
     lexical2::register(m)?;
     vectors::register(m)?;
