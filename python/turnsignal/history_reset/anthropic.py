@@ -10,7 +10,7 @@ answers the previous turn and starts the next one.
 
 from __future__ import annotations
 
-from typing import Any, List, Optional, Sequence, Tuple
+from typing import Any, List, Sequence, Tuple
 
 from turnsignal.history_reset.view import (
     ASSISTANT,
@@ -22,7 +22,7 @@ from turnsignal.history_reset.view import (
     role_name,
 )
 
-__all__ = ["read_item", "scan_item", "valid"]
+__all__ = ["scan_item", "valid"]
 
 _INSTRUCTION = Item(INSTRUCTION)
 
@@ -45,64 +45,12 @@ def _blocks(content: Any) -> Tuple[bool, List[str], List[str]]:
     return other, calls, results
 
 
-_USER_TURN = Item(USER, True)
-_ASSISTANT = Item(ASSISTANT)
-
-
-def _common(message: dict) -> Optional[Item]:
-    """The common items of an agent's history read without the general
-    reading, or None: a role exactly "user" or "assistant" (what
-    ``role_name`` returns unchanged) whose content is a string or a list of
-    exact dicts each with an exact str type (a text, a tool call or result
-    with an exact non-empty str id)."""
-    role = message.get("role")
-    if role != "user" and role != "assistant":
-        return None
-    content = message.get("content")
-    if type(content) is str:
-        return _USER_TURN if role == "user" else _ASSISTANT
-    if type(content) is not list:
-        return None
-    other = False
-    calls: List[str] = []
-    results: List[str] = []
-    for block in content:
-        if type(block) is not dict:
-            return None
-        kind = block.get("type")
-        if kind == "tool_use":
-            found = block.get("id")
-            target = calls
-        elif kind == "tool_result":
-            found = block.get("tool_use_id")
-            target = results
-        elif type(kind) is str:
-            other = True
-            continue
-        else:
-            return None
-        if type(found) is not str or not found:
-            return None  # the general reading refuses it
-        target.append(found)
-        other = other or target is calls
-    user = role == "user"
-    if not (calls or results):
-        return (_USER_TURN if other else Item(USER)) if user else _ASSISTANT
-    return Item(USER if user else ASSISTANT, user and other, tuple(calls), tuple(results))
-
-
 def scan_item(message: Any) -> Item:
-    if type(message) is dict:
-        found = _common(message)
-        if found is not None:
-            return found
-    return read_item(message)
-
-
-def read_item(message: Any) -> Item:
-    """The general reading of any message (``scan_item`` without its
-    shortcut: what the shortcut must agree with)."""
-    role = role_name(message)
+    # A role exactly "user" or "assistant" (most of an agent's history) is
+    # what ``role_name`` would return: the normalisation is skipped.
+    role = message.get("role") if type(message) is dict else None
+    if role != "user" and role != "assistant":
+        role = role_name(message)
     if role == "system":
         return _INSTRUCTION  # not an Anthropic construct, but the decoder keeps it
     if role not in ("user", "assistant"):

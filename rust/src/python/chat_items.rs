@@ -178,11 +178,11 @@ fn code<'py>(
             if legacy.is_some_and(|value| !value.is_none()) {
                 return Ok((GENERAL, None));
             }
-            match calls {
-                Json::Missing | Json::List(0) => (ASSISTANT_PLAIN, None),
-                Json::List(_) => match fields.calls.as_ref().map(call_ids).transpose()? {
-                    Some(Some(ids)) => (ASSISTANT_CALLS, Some(ids)),
-                    _ => (GENERAL, None),
+            match (calls, &fields.calls) {
+                (Json::Missing | Json::List(0), _) => (ASSISTANT_PLAIN, None),
+                (Json::List(_), Some(list)) => match call_ids(list)? {
+                    Some(ids) => (ASSISTANT_CALLS, Some(ids)),
+                    None => (GENERAL, None),
                 },
                 _ => (GENERAL, None),
             }
