@@ -6,10 +6,14 @@
 
 Every generated request (JSON-shaped junk biased towards the wire formats'
 keys, domain text, hostile objects from tests/support/hostile.py) is
-evaluated in a random format. The property: a ``TopicContinuityEvaluation``
-whose results satisfy the spec §8 invariants, or a ``WireFormatError`` with a
-path and no request text; the request is unchanged afterwards; and the two
-implementations return identical results. Anything else is a finding: the
+evaluated in a random format, with the embedded default rules and with the
+rules built for acting (hybrid.1's ``RESET_RULE`` and ``SEGMENT_RULE``), on
+whose evaluation ``HistoryReset().apply`` and ``apply_turn`` then act. The
+property: a ``TopicContinuityEvaluation`` whose results satisfy the spec §8
+invariants, or a ``WireFormatError`` with a path and no request text; reset
+outcomes that keep the request or a subsequence of its items (never the
+``error`` gate on a JSON-shaped request); the request is unchanged
+afterwards; and the two implementations return identical results. Anything else is a finding: the
 failing input is printed and the exit status is 1. A finding becomes a
 regression test in tests/test_hostile_input.py.
 """
@@ -43,16 +47,20 @@ def _plain(value: Any, depth: int = 0) -> bool:
 
 def check_one(request: Any, format_: str, implementations: Sequence[str]) -> None:
     """The fuzz property (see the module docstring)."""
-    from support.hostile import outcome
+    from support.hostile import acting_outcome, outcome
 
-    before = copy.deepcopy(request) if _plain(request) else None
+    plain = _plain(request)
+    before = copy.deepcopy(request) if plain else None
     results = []
     for implementation in implementations:
         evaluation, error = outcome(implementation, request, format_)
         results.append(error.path if error is not None else evaluation.results)  # type: ignore
+        results.append(acting_outcome(implementation, request, format_, plain))
     if before is not None:
         assert [request] == [before], "the request was mutated"
-    assert all(r == results[0] for r in results), f"implementations disagree: {results}"
+    first = results[:2]
+    assert all(results[at:at + 2] == first for at in range(0, len(results), 2)), (
+        f"implementations disagree: {results}")
 
 
 # --- Hypothesis engine --------------------------------------------------------------------------
@@ -60,7 +68,10 @@ def check_one(request: Any, format_: str, implementations: Sequence[str]) -> Non
 def _strategy() -> Any:
     from hypothesis import strategies as st
 
+    from support.conversation_render import FORMATS as RENDERED
+    from support.conversation_render import render
     from support.hostile import hostile_values
+    from support.reset_strategies import conversation
     from support.strategies import conversations, domain_text
 
     keys = st.sampled_from(
@@ -86,7 +97,10 @@ def _strategy() -> Any:
                                    st.dictionaries(keys, children, max_size=6)),
         max_leaves=40)
     neutral = conversations(12).map(lambda messages: {"messages": messages})
-    return st.one_of(junk, neutral, st.fixed_dictionaries({"messages": st.lists(junk)}),
+    # Agentic conversations in each wire format, most ending in a topic
+    # change: the requests a history reset acts on.
+    agentic = st.builds(render, conversation(), st.sampled_from(RENDERED))
+    return st.one_of(junk, neutral, agentic, st.fixed_dictionaries({"messages": st.lists(junk)}),
                      st.fixed_dictionaries({"input": st.lists(junk)}))
 
 

@@ -19,6 +19,7 @@ from support.hostile import (
     SECRET,
     Boom,
     ExplodingMapping,
+    acting_outcome,
     check_result,
     outcome,
     raising_dict,
@@ -493,3 +494,17 @@ def test_many_tool_calls_per_turn_are_linear(implementation: str, format_: str) 
     t_many = best_time(lambda: tc.evaluate(many, format_))
     # Linear in the number of calls would be ~16x; allow that and a margin, not 256x.
     assert t_many < 40 * t_few + 0.05, (t_many, t_few)
+
+
+# Findings of scripts/fuzz_python.py with the rules built for acting.
+ACTING_FINDINGS = [
+    # hybrid.1 said unknown_internal_error for every fallback (the history on
+    # the server, a cancelled evaluation): cues on a fallback broke §8.
+    ({"previous_response_id": False}, "responses"),
+    ({"previous_response_id": "resp_1", "input": "New topic: plan a trip"}, "auto"),
+]
+
+
+@pytest.mark.parametrize("request_, format_", ACTING_FINDINGS)
+def test_acting_findings(implementation: str, request_: Any, format_: str) -> None:
+    acting_outcome(implementation, request_, format_, plain=True)

@@ -1,6 +1,8 @@
 """Hypothesis properties of HistoryReset in all three wire formats.
 
-For generated agentic conversations: the caller's request is never changed;
+For generated agentic conversations, under the default signal (lexical.1)
+and under the one the integrations act on (``RESET_RULE``, hybrid.1, whose
+gates differ): the caller's request is never changed;
 an applied reset returns a request the provider accepts, made of every
 instruction, a suffix of the prior turns and the live turn, keeping as few
 prior turns as tool pairing allows; re-evaluating it finds no prior turn, or
@@ -21,10 +23,27 @@ import turnsignal
 from support.conversation_render import FORMATS, items, render
 from support.provider_rules import valid
 from support.reset_strategies import conversation
-from turnsignal import Class, HistoryReset, Reason, ResetGate, TopicContinuity
+from turnsignal import Class, Coverage, HistoryReset, Reason, ResetGate, TopicContinuity
 from turnsignal.model import starts_turn
 
 RESET = HistoryReset()
+#: The signals whose verdicts the reset acts on: the embedded default rule,
+#: and the rule every integration defaults to.
+SIGNALS = {"lexical.1": None, "RESET_RULE": [turnsignal.RESET_RULE]}
+_COVERAGE_RANK = {Coverage.PARTIAL: 0, Coverage.WINDOW: 1, Coverage.FULL: 2}
+
+
+_MADE: Dict[Any, TopicContinuity] = {}
+
+
+def _signal(data: Any, implementation: str) -> TopicContinuity:
+    """One of ``SIGNALS``, drawn per example (the examples are shared
+    between them, not doubled)."""
+    kind = data.draw(st.sampled_from(sorted(SIGNALS)), label="signal")
+    key = (kind, implementation)
+    if key not in _MADE:
+        _MADE[key] = TopicContinuity(SIGNALS[kind], implementation=implementation)
+    return _MADE[key]
 
 
 class Shape:
@@ -61,21 +80,28 @@ class Shape:
 
 
 def _first_failing_gate(result: turnsignal.TopicContinuityResult) -> Optional[ResetGate]:
+    """Gates 5-9 of docs/history-reset.md, in their order, from the table
+    of default gates (the result's evaluator decides which row)."""
     if result.fallback:
         return ResetGate.FALLBACK
     if result.class_ is not Class.CHANGE:
         return ResetGate.NOT_CHANGE
     gates = RESET.gates_for(result.evaluator_version)
     assert gates is not None
+    if _COVERAGE_RANK[result.coverage] < _COVERAGE_RANK[Coverage(gates.require_coverage)]:
+        return ResetGate.COVERAGE
     if not result.confidence >= gates.min_confidence:
         return ResetGate.LOW_CONFIDENCE
+    if gates.reasons is not None and result.reason.value not in gates.reasons:
+        return ResetGate.REASON_NOT_ALLOWED
     return None
 
 
 def _check(shape: Shape, signal: TopicContinuity, outcome: turnsignal.ResetOutcome,
            live: int, gate: Optional[ResetGate]) -> None:
     request, format = shape.request, shape.format
-    event(f"{format}: {outcome.gate.value}, kept prior turns: {outcome.kept_prior_turns > 0}")
+    event(f"{format}, {signal.rules[0].evaluator}: {outcome.gate.value}, "
+          f"kept prior turns: {outcome.kept_prior_turns > 0}")
     if gate is not None:
         assert outcome.gate is gate and not outcome.applied
         assert outcome.request is request and outcome.removed_messages == 0
@@ -112,7 +138,7 @@ def _check_reevaluation(outcome: turnsignal.ResetOutcome, format: str,
 def test_apply(format: str, implementation: str, events: List[Any], data: Any) -> None:
     request = render(events, format)
     before = copy.deepcopy(request)
-    signal = TopicContinuity(implementation=implementation)
+    signal = _signal(data, implementation)
     evaluation = signal.evaluate(request, format)
     outcome = RESET.apply(request, evaluation, data.draw(st.sampled_from(["auto", format])))
     assert request == before  # the caller's request is never changed
@@ -122,12 +148,12 @@ def test_apply(format: str, implementation: str, events: List[Any], data: Any) -
 
 @pytest.mark.parametrize("format", FORMATS)
 @settings(max_examples=settings.default.max_examples // 2)  # three evaluations each
-@given(events=conversation(live_kind="tool"))
+@given(events=conversation(live_kind="tool"), data=st.data())
 def test_apply_turn_decides_on_the_opening(format: str, implementation: str,
-                                           events: List[Any]) -> None:
+                                           events: List[Any], data: Any) -> None:
     request = render(events, format)
     before = copy.deepcopy(request)
-    signal = TopicContinuity(implementation=implementation)
+    signal = _signal(data, implementation)
     outcome = RESET.apply_turn(request, signal, format)
     assert request == before
     shape = Shape(request, format)
@@ -142,11 +168,11 @@ def test_apply_turn_decides_on_the_opening(format: str, implementation: str,
 
 @pytest.mark.parametrize("format", FORMATS)
 @settings(max_examples=settings.default.max_examples // 5)  # generation dominates
-@given(first=conversation(), second=conversation())
+@given(first=conversation(), second=conversation(), data=st.data())
 def test_an_evaluation_of_another_request_is_refused(format: str, implementation: str,
-                                                     first: List[Any],
-                                                     second: List[Any]) -> None:
-    signal = TopicContinuity(implementation=implementation)
+                                                     first: List[Any], second: List[Any],
+                                                     data: Any) -> None:
+    signal = _signal(data, implementation)
     request, other = render(first, format), render(second, format)
     evaluation = signal.evaluate(request, format)
     for candidate in (other, copy.deepcopy(request)):

@@ -10,8 +10,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Dict, Iterator, Optional, Tuple
 
+import turnsignal
 from turnsignal import (
+    HistoryReset,
     Reason,
+    ResetGate,
     TopicContinuity,
     TopicContinuityEvaluation,
     TopicContinuityResult,
@@ -27,6 +30,13 @@ _EVALUATORS: Dict[Tuple[str, str], TopicContinuity] = {}
 RULES = [{"name": "default"},
          {"name": "tiny", "include_assistant": False,
           "limits": {"max_prior_turns": 1, "max_turn_bytes": 256, "max_input_bytes": 1024}}]
+
+
+#: The rules built for acting: the integrations' default and the level that
+#: reads the static vectors.
+ACTING_RULES = [turnsignal.RESET_RULE, turnsignal.SEGMENT_RULE]
+#: The formats a history reset reads (it refuses the neutral model).
+RESET_FORMATS = ("auto", "openai", "anthropic", "responses")
 
 
 def evaluator(implementation: str) -> TopicContinuity:
@@ -183,3 +193,63 @@ def outcome(implementation: str, request: Any, format_: str
     for result in evaluation.results:
         check_result(result)
     return evaluation, None
+
+
+def acting_evaluator(implementation: str) -> TopicContinuity:
+    key = (implementation, "acting")
+    if key not in _EVALUATORS:
+        _EVALUATORS[key] = TopicContinuity(ACTING_RULES, implementation=implementation)
+    return _EVALUATORS[key]
+
+
+def _wire_items(request: Any) -> Optional[list]:
+    """The list of wire items a reset may shorten (None: none)."""
+    if type(request) is not dict:
+        return None
+    for key in ("messages", "input"):
+        if type(request.get(key)) is list:
+            return request[key]
+    return None
+
+
+def _check_reset(request: Any, reset: Any, plain: bool) -> Tuple[Any, ...]:
+    """One ``ResetOutcome``'s checks; its summary, to compare implementations.
+    A plain (JSON-shaped) request never ends in the ``error`` gate (an
+    exception inside the library); an applied reset keeps a subsequence of
+    the request's own items, in order, and never the request itself."""
+    assert isinstance(reset.gate, ResetGate), type(reset.gate)
+    if plain:
+        assert reset.gate is not ResetGate.ERROR, "the reset raised on a JSON-shaped request"
+    if not reset.applied:
+        assert reset.request is request and reset.removed_messages == 0
+        return (reset.gate, reset.basis)
+    before, after = _wire_items(request), _wire_items(reset.request)
+    assert before is not None and after is not None and reset.request is not request
+    remaining = iter(before)
+    assert all(any(kept is item for item in remaining) for kept in after), "not a subsequence"
+    assert len(before) - len(after) == reset.removed_messages > 0
+    return (reset.gate, reset.basis, reset.removed_messages, reset.removed_turns,
+            reset.kept_prior_turns, reset.request)
+
+
+def acting_outcome(implementation: str, request: Any, format_: str,
+                   plain: bool) -> Tuple[Any, ...]:
+    """hybrid.1's rules, then ``HistoryReset().apply`` and ``apply_turn`` on
+    their evaluation: typed results, a ``WireFormatError`` quoting nothing,
+    or outcomes that pass ``_check_reset``; a summary to compare
+    implementations."""
+    signal = acting_evaluator(implementation)
+    try:
+        evaluation = signal.evaluate(request, format_)
+    except WireFormatError as error:
+        assert SECRET not in str(error), "request text leaked into an error"
+        return ("error", error.path)
+    for result in evaluation.results:
+        check_result(result)
+    if format_ not in RESET_FORMATS:
+        return (evaluation.results,)
+    reset = HistoryReset()
+    applied = _check_reset(request, reset.apply(request, evaluation, format_), plain)
+    turn = _check_reset(request, reset.apply_turn(request, signal, format_,
+                                                  evaluation=evaluation), plain)
+    return (evaluation.results, applied, turn)

@@ -27,6 +27,11 @@ CHANGES = ["New topic: plan a weekend hiking trip in the mountains with friends"
            "Something else entirely: suggest three novels about sailing"]
 OTHERS = ["Also make it log the failures", "thanks", "Now update validateToken in auth.ts",
           "and what about the billing tests?"]
+#: Live turns that hybrid.1 (``RESET_RULE``) calls a change with a
+#: calibrated confidence below its default gate (a new task, 0.3077; a new
+#: request, 0.5): never reset by default, whatever the evaluator.
+WEAK_CHANGES = ["Set up a GitHub Actions workflow in ci/deploy.yml that runs pytest on every push",
+                "I also need a dessert recipe with strawberries for the weekend party"]
 
 
 @st.composite
@@ -95,7 +100,8 @@ def conversation(draw: Any, live_kind: str = "any") -> List[Event]:
     if late and live_kind != "tool":
         events.append(("results", late))
         late = []
-    live = draw(st.one_of(st.sampled_from(CHANGES), st.sampled_from(OTHERS)))
+    live = draw(st.one_of(st.sampled_from(CHANGES), st.sampled_from(OTHERS),
+                          st.sampled_from(WEAK_CHANGES)))
     events.append(("user", live))
     if per_turn:
         counter[0] = 0

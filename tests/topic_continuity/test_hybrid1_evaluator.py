@@ -6,6 +6,7 @@ Every behaviour in both implementations."""
 from __future__ import annotations
 
 import json
+import time
 from types import MappingProxyType
 from typing import Any, Dict, List
 
@@ -185,3 +186,37 @@ def test_the_new_reasons_are_hybrid1s() -> None:
         result = new_result("l", Class.CHANGE, reason, 0.5, Coverage.FULL, Scope(True),
                             Features(), "lexical.2")
         assert result.reason is Reason.INTERNAL_ERROR
+
+
+class _Cancelled:
+    """A cancel token already set (``turnsignal.checkpoint.CancelToken``)."""
+
+    def is_set(self) -> bool:
+        return True
+
+
+#: A Responses request whose history is on the server: history unavailable.
+ON_THE_SERVER = {"previous_response_id": "resp_1",
+                 "input": "New topic: plan a weekend hiking trip in the mountains"}
+
+
+@pytest.mark.parametrize("rule", [turnsignal.RESET_RULE, turnsignal.SEGMENT_RULE])
+def test_a_fallback_is_the_fallback_without_cues(implementation: str, rule: Any) -> None:
+    # A history that is unavailable (on the server, or the caller says so) or
+    # an evaluation cancelled is a fallback, as with every evaluator: not an
+    # internal error, and no cues, since nothing was read (docs/hybrid1.md §5).
+    signal = TopicContinuity([rule], implementation=implementation)
+    cases = [
+        (signal.evaluate(FAR, history_available=False), Reason.HISTORY_UNAVAILABLE),
+        (signal.evaluate(ON_THE_SERVER), Reason.HISTORY_UNAVAILABLE),
+        (signal.evaluate(FAR, deadline=time.monotonic() - 1.0), Reason.CANCELLED),
+        (signal.evaluate(FAR, cancel=_Cancelled()), Reason.CANCELLED),
+    ]
+    for evaluation, reason in cases:
+        (result,) = evaluation.results
+        assert (result.reason, result.fallback, result.cues) == (reason, True, None)
+        assert result.evaluator_version == "hybrid.1"
+        assert "cues" not in result.to_dict() and invariant_problems(result) == []
+    # The reset refuses it at its own gate (docs/history-reset.md, gate 5).
+    outcome = turnsignal.HistoryReset().apply(ON_THE_SERVER, signal.evaluate(ON_THE_SERVER))
+    assert outcome.gate is turnsignal.ResetGate.FALLBACK and outcome.request is ON_THE_SERVER

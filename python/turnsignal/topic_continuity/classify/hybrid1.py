@@ -157,9 +157,14 @@ class Hybrid1Classifier:
         # every evaluation.
         status, coverage, scope, f, live_kind, opaque_only, _, cues = x
         self.coverage, self.scope = coverage, scope
+        fallback = False
         if status is not None or cues is None:
             f, cues = ZERO_FEATURES, _NO_CUES
-            self.head: Optional[Decision] = (_UNKNOWN, status or Reason.INTERNAL_ERROR, 0.0)
+            reason = status or Reason.INTERNAL_ERROR
+            self.head: Optional[Decision] = (_UNKNOWN, reason, 0.0)
+            # A fallback (history unavailable, cancelled) carries no cues
+            # (§5): it decided on no evidence.
+            fallback = reason.fallback
         else:
             self.head = head_rows(f, live_kind, opaque_only, _marker_row(f, cues))
         is_new_request, is_new_task = new_request(cues), new_task(f, cues)
@@ -180,7 +185,7 @@ class Hybrid1Classifier:
             self.disjoint = self_contained_question(f, cues)  # type: ignore[arg-type]
         self.features, self.cues, self.numbers_only = f, cues, numbers_only
         values = cue_values(cues, is_new_request, is_new_task)
-        self.public = public_cues(values)
+        self.public: Optional[Mapping[str, Any]] = None if fallback else public_cues(values)
         self.public_similar: Optional[Mapping[str, Any]] = None  # made when first read
         self.similar_valid = False
         # The cues are this mapping of literal names, built here: checking
