@@ -220,6 +220,33 @@ def test_container_growing_while_read_is_read_as_handed_over(implementation: str
         request = {_key(format_): [{"role": "user", "content": sink}]}
     outcome(implementation, request, format_)
     assert len(sink) < 100, f"read {len(sink)} items of a container that grew while read"
+    # So does the history reset, acting on hybrid.1's verdict (apply and
+    # apply_turn, which reads the turn's opening and earlier turns).
+    acting_outcome(implementation, request, format_, plain=False)
+    assert len(sink) < 100, f"the reset read {len(sink)} items of a growing container"
+
+
+@pytest.mark.parametrize("format_", ["openai", "anthropic"])
+def test_tool_calls_growing_while_read_are_read_as_handed_over(implementation: str,
+                                                               format_: str) -> None:
+    # An assistant's tool calls (OpenAI Chat tool_calls, Anthropic tool_use
+    # blocks) that grow as the reset's scanner reads them: read as handed over.
+    sink: List[Any] = []
+    if format_ == "openai":
+        sink.append(_growing(sink, id="call_1", type="function",
+                             function={"name": "f", "arguments": "{}"}))
+        answer = [{"role": "assistant", "content": None, "tool_calls": sink},
+                  {"role": "tool", "tool_call_id": "call_1", "content": "ok"}]
+    else:
+        sink.append(_growing(sink, type="tool_use", id="call_1", name="f", input={}))
+        answer = [{"role": "assistant", "content": sink},
+                  {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "call_1",
+                                                "content": "ok"}]},
+                  {"role": "assistant", "content": "Done."}]
+    request = {"messages": [{"role": "user", "content": "fix config_loader.go"}, *answer,
+                            {"role": "user", "content": "New topic: plan a hiking trip"}]}
+    acting_outcome(implementation, request, format_, plain=False)
+    assert len(sink) < 100, f"the reset read {len(sink)} tool calls of a growing list"
 
 
 def test_tool_input_growing_while_serialised(implementation: str) -> None:

@@ -15,7 +15,7 @@ from typing import Any, Dict, Iterator, Tuple
 
 import pytest
 
-from support.hostile import FORMATS, SECRET, hostile_values, outcome
+from support.hostile import FORMATS, SECRET, acting_outcome, hostile_values, outcome
 
 # --- templates: one rich, valid request per wire format -------------------------------------
 
@@ -165,6 +165,8 @@ def _check_mutation(implementation: str, format_: str, name: str, path: Path,
     where = json_path(path)
     if error is not None and format_ != "auto":
         assert _related(error.path, path), (where, label, error.path, error.problem)
+    # The rules built for acting, and the history reset acting on them.
+    acting_outcome(implementation, request, format_, plain=before is not None)
     if before is not None:
         assert [request] == [before], f"request mutated at {where} ({label})"  # NaN: identity
 

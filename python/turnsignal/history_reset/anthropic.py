@@ -19,6 +19,7 @@ from turnsignal.history_reset.view import (
     Item,
     Unsafe,
     call_id,
+    handed_over,
     role_name,
 )
 
@@ -34,7 +35,13 @@ def _blocks(content: Any) -> Tuple[bool, List[str], List[str]]:
     other = False
     calls: List[str] = []
     results: List[str] = []
-    for block in content or ():
+    # The blocks are read as handed over: an exact list (most messages) is
+    # counted down, cheaper than ``handed_over``'s copy.
+    left = len(content) if type(content) is list else -1
+    for block in content if left >= 0 else handed_over(content):
+        if not left:
+            break  # an element appended to the list while it was read
+        left -= 1
         kind = block.get("type")
         if kind == "tool_use":
             calls.append(call_id(block.get("id")))

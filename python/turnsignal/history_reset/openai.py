@@ -17,6 +17,7 @@ from turnsignal.history_reset.view import (
     Item,
     Unsafe,
     call_id,
+    handed_over,
     role_name,
     user_message,
 )
@@ -28,7 +29,7 @@ _ASSISTANT = Item(ASSISTANT)
 
 
 def _calls(message: Any) -> Item:
-    ids = [call_id(call.get("id")) for call in message.get("tool_calls") or ()]
+    ids = [call_id(call.get("id")) for call in handed_over(message.get("tool_calls"))]
     legacy = message.get("function_call")
     if legacy is not None:
         ids.append(call_id(legacy.get("name")))

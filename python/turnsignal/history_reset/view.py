@@ -10,12 +10,13 @@ validators only ever look at these.
 
 from __future__ import annotations
 
-from typing import Any, Callable, List, NamedTuple, Optional, Sequence, Tuple
+from itertools import islice
+from typing import Any, Callable, Iterable, List, NamedTuple, Optional, Sequence, Tuple
 
 from turnsignal._chat_items import ASSISTANT_CALLS, TOOL_RESULT, ItemCodes
 
 __all__ = ["ASSISTANT", "CALL", "INSTRUCTION", "OUTPUT", "TOOL", "USER", "Item", "Unsafe",
-           "View", "call_id", "coded_view", "role_name", "user_message"]
+           "View", "call_id", "coded_view", "handed_over", "role_name", "user_message"]
 
 # Item kinds. Chat formats use USER / ASSISTANT / TOOL; Responses adds CALL and
 # OUTPUT items, which stand on their own next to messages.
@@ -98,6 +99,22 @@ def user_message(content: Any) -> Item:
     if isinstance(content, str) or (isinstance(content, (list, tuple)) and content):
         return _USER_TURN
     return _USER_EMPTY
+
+
+def handed_over(values: Any) -> Iterable[Any]:
+    """The elements of a caller's list (blocks, tool calls) as it was when
+    handed over, as the decoders read it: reading an element must not make
+    the loop longer (a hostile element appending to its own list would make
+    it endless). Anything else without a length is read as it comes."""
+    if type(values) is tuple or not values:
+        return values or ()
+    if type(values) is list:
+        return values[:]  # a copy: what an element does to the list is not read
+    try:
+        length = len(values)
+    except TypeError:
+        return values
+    return islice(values, length)
 
 
 def call_id(value: Any) -> str:
