@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, NamedTuple, Optional, Sequence, Tuple
 
+from turnsignal.errors import WireFormatError
 from turnsignal.model import Conversation, Message
 from turnsignal.sessions.model import MessageKind, Session, Thread, kinds_of
 from turnsignal.wire import decode
@@ -37,6 +38,20 @@ def _all_messages(value: Any) -> bool:
         isinstance(item, Message) for item in value)
 
 
+def _held(source: Any) -> Optional[Sequence[Any]]:
+    """The elements of a list or tuple as handed over (None: not one). A
+    caller's list that fails when read is a ``WireFormatError``, as the
+    decoders make it, naming nothing it holds."""
+    if type(source) is list or type(source) is tuple:
+        return source
+    if not isinstance(source, (list, tuple)):
+        return None
+    try:
+        return tuple(source)
+    except Exception as error:
+        raise WireFormatError("", f"could not be read ({type(error).__name__})") from None
+
+
 def segment_input(source: Any, format: str = "auto") -> SegmentInput:
     """A ``Session``, ``Thread``, ``Conversation``, a sequence of neutral
     ``Message`` values, or a request body in any wire format (decoded whole,
@@ -47,8 +62,9 @@ def segment_input(source: Any, format: str = "auto") -> SegmentInput:
         return _from_thread(source)
     if isinstance(source, Conversation):
         return _from_messages(source.messages)
-    if isinstance(source, (list, tuple)) and not source:
+    held = _held(source)
+    if held is not None and not held:
         return SegmentInput((), (), (), None)
-    if _all_messages(source):
-        return _from_messages(source)
+    if _all_messages(held):
+        return _from_messages(held)  # type: ignore[arg-type]
     return _from_messages(decode(source, format).messages)
