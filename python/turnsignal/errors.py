@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Sequence
 
 __all__ = ["ConfigError", "ConfigIssue", "InputFileError", "TurnsignalError",
-           "WireFormatError"]
+           "WireFormatError", "unreadable"]
 
 
 class TurnsignalError(Exception):
@@ -24,6 +24,12 @@ class WireFormatError(TurnsignalError, ValueError):
         self.path = path
         self.problem = problem
         super().__init__(f"{path}: {problem}" if path else problem)
+
+
+def unreadable(error: BaseException, path: str = "") -> WireFormatError:
+    """A caller's object raised while being read (at ``path``): the error
+    names its type only, never what it said."""
+    return WireFormatError(path, f"could not be read ({type(error).__name__})")
 
 
 class ConfigIssue:

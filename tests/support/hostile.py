@@ -39,11 +39,16 @@ ACTING_RULES = [turnsignal.RESET_RULE, turnsignal.SEGMENT_RULE]
 RESET_FORMATS = ("auto", "openai", "anthropic", "responses")
 
 
-def evaluator(implementation: str) -> TopicContinuity:
-    key = (implementation, "rules")
+def _made(implementation: str, kind: str, rules: Any) -> TopicContinuity:
+    """One evaluator per implementation and kind of rules, made once."""
+    key = (implementation, kind)
     if key not in _EVALUATORS:
-        _EVALUATORS[key] = TopicContinuity(RULES, implementation=implementation)
+        _EVALUATORS[key] = TopicContinuity(rules, implementation=implementation)
     return _EVALUATORS[key]
+
+
+def evaluator(implementation: str) -> TopicContinuity:
+    return _made(implementation, "rules", RULES)
 
 
 class Boom(Exception):
@@ -196,10 +201,7 @@ def outcome(implementation: str, request: Any, format_: str
 
 
 def acting_evaluator(implementation: str) -> TopicContinuity:
-    key = (implementation, "acting")
-    if key not in _EVALUATORS:
-        _EVALUATORS[key] = TopicContinuity(ACTING_RULES, implementation=implementation)
-    return _EVALUATORS[key]
+    return _made(implementation, "acting", ACTING_RULES)
 
 
 def _wire_items(request: Any) -> Optional[list]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, NamedTuple, Optional, Sequence, Tuple
 
-from turnsignal.errors import WireFormatError
+from turnsignal.errors import unreadable
 from turnsignal.model import Conversation, Message
 from turnsignal.sessions.model import MessageKind, Session, Thread, kinds_of
 from turnsignal.wire import decode
@@ -33,9 +33,8 @@ def _from_messages(messages: Sequence[Message]) -> SegmentInput:
     return SegmentInput(messages, kinds, judged, None)
 
 
-def _all_messages(value: Any) -> bool:
-    return isinstance(value, (list, tuple)) and bool(value) and all(
-        isinstance(item, Message) for item in value)
+def _all_messages(values: Sequence[Any]) -> bool:
+    return all(isinstance(item, Message) for item in values)
 
 
 def _held(source: Any) -> Optional[Sequence[Any]]:
@@ -49,7 +48,7 @@ def _held(source: Any) -> Optional[Sequence[Any]]:
     try:
         return tuple(source)
     except Exception as error:
-        raise WireFormatError("", f"could not be read ({type(error).__name__})") from None
+        raise unreadable(error) from None
 
 
 def segment_input(source: Any, format: str = "auto") -> SegmentInput:
@@ -63,8 +62,9 @@ def segment_input(source: Any, format: str = "auto") -> SegmentInput:
     if isinstance(source, Conversation):
         return _from_messages(source.messages)
     held = _held(source)
-    if held is not None and not held:
-        return SegmentInput((), (), (), None)
-    if _all_messages(held):
-        return _from_messages(held)  # type: ignore[arg-type]
+    if held is not None:
+        if not held:
+            return SegmentInput((), (), (), None)
+        if _all_messages(held):
+            return _from_messages(held)
     return _from_messages(decode(source, format).messages)

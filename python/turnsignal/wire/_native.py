@@ -10,7 +10,7 @@ from __future__ import annotations
 from types import ModuleType
 from typing import Any, Callable, Dict, Optional, Tuple
 
-from ..errors import WireFormatError
+from ..errors import WireFormatError, unreadable
 from ..model import (
     Block,
     BlockType,
@@ -68,7 +68,7 @@ def native_conversation(native: ModuleType, request: Any, format: str, budget: i
     except WireFormatError:
         raise
     except native.NativeError as error:
-        failure = WireFormatError("", f"could not be read ({type(error).__name__})")
+        failure = unreadable(error)
     else:
         return _conversation(*decoded)
     raise failure

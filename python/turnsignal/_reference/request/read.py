@@ -26,7 +26,7 @@ from turnsignal._reference.request.source import (
     type_name,
 )
 from turnsignal._text import clean
-from turnsignal.errors import WireFormatError
+from turnsignal.errors import WireFormatError, unreadable
 from turnsignal.model import Block, BlockType, TextBlock
 
 __all__ = [
@@ -134,7 +134,7 @@ def located(prefix: str, error: BaseException) -> BaseException:
         return error
     if isinstance(error, WireFormatError):
         return WireFormatError(_join(prefix, error.path), error.problem)
-    return WireFormatError(prefix, f"could not be read ({type(error).__name__})")
+    return unreadable(error, prefix)
 
 
 #: A text block whose text COUNT decoding did not read.

@@ -30,7 +30,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Optional
 
 from turnsignal.checkpoint import Checkpoint
-from turnsignal.errors import WireFormatError
+from turnsignal.errors import unreadable
 
 __all__ = [
     "COUNT",
@@ -48,7 +48,6 @@ __all__ = [
     "plain_str",
     "shape",
     "type_name",
-    "unreadable",
 ]
 
 #: What a decode call reads (see ``turnsignal._reference.request.decode_reference``):
@@ -139,11 +138,6 @@ class CancelFailed(Stop):
 
 class OverBudget(Stop):
     """The reader's budget of values is spent."""
-
-
-def unreadable(error: BaseException) -> WireFormatError:
-    """A caller's object raised while being read: report its type only."""
-    return WireFormatError("", f"could not be read ({type(error).__name__})")
 
 
 class Reader:

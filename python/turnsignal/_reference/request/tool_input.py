@@ -31,9 +31,8 @@ from turnsignal._reference.request.source import (
     Reader,
     shape,
     type_name,
-    unreadable,
 )
-from turnsignal.errors import WireFormatError
+from turnsignal.errors import WireFormatError, unreadable
 
 __all__ = ["MAX_JSON_DEPTH", "native_tool_input_json", "snapshot", "tool_input_json"]
 
