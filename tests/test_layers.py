@@ -25,7 +25,7 @@ RUST = ROOT / "rust" / "src"
 
 #: Bottom first. A module belongs to the layer of its longest listed prefix.
 LAYERS: Tuple[Tuple[str, Tuple[str, ...]], ...] = (
-    ("core", ("model", "errors", "_text", "_tables", "_lexicons", "_lines", "_overlap",
+    ("core", ("model", "errors", "_text", "_tables", "_lexicons", "_json", "_lines", "_overlap",
               "_rates", "_version", "_provenance", "_chat_items", "_vector_data", "checkpoint",
               "observers")),
     ("reference and native", ("_reference", "_native")),

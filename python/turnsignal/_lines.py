@@ -2,7 +2,10 @@
 session logs, conformance vectors), plain or gzipped.
 
 * ``open_lines`` — the file as a binary stream, gunzipped when it is gzip
-  (told by its first bytes, not its name);
+  (told by its first bytes, not its name), read in bounded pieces: a line,
+  or a whole ``.json`` document, longer than ``MAX_LINE_BYTES`` is an
+  ``InputFileError`` naming the file and the line, never held whole (so
+  memory stays bounded whatever the file, ``/dev/zero`` included);
 * ``lines_of`` — its lines, numbered from 1, lazily; a failure of the file
   itself raises what raised it (``OSError``, or for damaged gzip data
   ``EOFError``, ``zlib.error`` or ``BadGzipFile``: ``GZIP_ERRORS``);
@@ -10,6 +13,8 @@ session logs, conformance vectors), plain or gzipped.
   ``InputFileError`` naming it (a truncated ``.gz`` otherwise raises
   ``EOFError`` from deep inside ``gzip``, which says neither which file nor
   how far reading got);
+* ``salvaged_lines`` — the non-blank lines of a stream, numbered, a gzip
+  stream that breaks off ending them after the lines before the damage;
 * ``parse_lines`` — a log's lines parsed one JSON value each, salvaging what
   can be read: a line that is not JSON is counted and skipped, and a gzip
   stream that ends early or breaks keeps the lines before the damage.
@@ -19,35 +24,83 @@ from __future__ import annotations
 
 import gzip
 import io
-import json
 import os
 import zlib
-from typing import Any, BinaryIO, Iterable, Iterator, List, NamedTuple, Tuple, Union
+from typing import Any, BinaryIO, Iterable, Iterator, List, NamedTuple, Optional, Tuple, Union
 
+from turnsignal._json import loads
 from turnsignal.errors import InputFileError
 
-__all__ = ["GZIP_ERRORS", "ParsedLines", "PathLike", "lines_of", "open_lines", "open_stream",
-           "parse_lines", "read_lines"]
+__all__ = ["GZIP_ERRORS", "MAX_LINE_BYTES", "BoundedLines", "ParsedLines", "PathLike", "lines_of",
+           "open_lines", "open_stream", "parse_lines", "read_lines", "salvaged_lines"]
 
 PathLike = Union[str, "os.PathLike[str]"]
 #: What damaged gzip data raises while it is read.
 GZIP_ERRORS = (EOFError, zlib.error, gzip.BadGzipFile)
 _GZIP_MAGIC = b"\x1f\x8b"
+#: The longest line a data file may hold, and the largest ``.json`` document:
+#: the bound ``replay`` puts on one request line.
+MAX_LINE_BYTES = 64 << 20
 
 
-def open_lines(path: PathLike) -> BinaryIO:
-    """A binary stream of the file, gunzipped when it is gzip (detected from
-    its first bytes, not its name)."""
+class BoundedLines:
+    """A data file's binary stream, read by count: iterating it gives its
+    lines (with their endings), ``read()`` the whole of it, each at most
+    ``limit`` bytes; a longer one raises ``InputFileError`` naming the file
+    (and the line) once ``limit`` bytes of it were read. Damaged gzip data
+    raises what raised it (``GZIP_ERRORS``), as the stream would."""
+
+    def __init__(self, stream: BinaryIO, where: str, limit: int = MAX_LINE_BYTES) -> None:
+        self._stream, self._where, self._limit = stream, where, limit
+
+    def __iter__(self) -> Iterator[bytes]:
+        readline, limit = self._stream.readline, self._limit
+        number = 0
+        while True:
+            raw = readline(limit + 1)
+            if not raw:
+                return
+            number += 1
+            if len(raw) > limit and not raw.endswith(b"\n"):
+                raise InputFileError(self._where, f"line {number} is longer than {limit:,}"
+                                                  " bytes (the limit)")
+            yield raw
+
+    def read(self) -> bytes:
+        data = self._stream.read(self._limit + 1)
+        if len(data) > self._limit:
+            raise InputFileError(self._where, f"larger than {self._limit:,} bytes (the limit)")
+        return data
+
+    def close(self) -> None:
+        self._stream.close()
+
+    def __enter__(self) -> BoundedLines:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+
+def open_lines(path: PathLike, limit: int = MAX_LINE_BYTES) -> BoundedLines:
+    """The file's stream (``BoundedLines``), gunzipped when it is gzip
+    (detected from its first bytes, not its name)."""
     handle = open(path, "rb")
-    magic = handle.read(2)
-    handle.seek(0)
+    try:
+        magic = handle.read(2)
+        handle.seek(0)
+    except OSError:  # a pipe cannot seek: closed, not leaked
+        handle.close()
+        raise
+    stream: BinaryIO = handle
     if magic == _GZIP_MAGIC:
-        return gzip.GzipFile(fileobj=handle, mode="rb")  # type: ignore[return-value]
-    return handle
+        stream = gzip.GzipFile(fileobj=handle, mode="rb")  # type: ignore[assignment]
+    return BoundedLines(stream, os.fspath(path), limit)
 
 
 def lines_of(path: PathLike) -> Iterator[Tuple[int, bytes]]:
-    """``(line number from 1, raw line with its ending)``, lazily."""
+    """``(line number from 1, raw line with its ending)``, lazily; a line
+    longer than ``MAX_LINE_BYTES`` is an ``InputFileError``."""
     with open_lines(path) as handle:
         yield from enumerate(handle, 1)
 
@@ -71,27 +124,38 @@ class ParsedLines(NamedTuple):
     invalid: int  # lines that were not JSON (and a broken gzip tail)
 
 
-def parse_lines(lines: Iterable[Union[bytes, str]]) -> ParsedLines:
-    """Parse every non-blank line; invalid JSON (or invalid UTF-8) is counted."""
-    records: List[Tuple[int, Any]] = []
-    seen = invalid = 0
+def salvaged_lines(lines: Iterable[Union[bytes, str]],
+                   ) -> Iterator[Tuple[int, Optional[Union[bytes, str]]]]:
+    """``(line number from 1, line)`` of every non-blank line, lazily. Gzip
+    data that breaks off ends it with ``(the next number, None)``: the lines
+    before the damage were read, and stay."""
     iterator = iter(lines)
     number = 0
     while True:
         try:
             raw = next(iterator)
         except StopIteration:
-            break
+            return
         except GZIP_ERRORS:
-            seen, invalid = seen + 1, invalid + 1
-            break
+            yield number + 1, None
+            return
         number += 1
-        if not raw.strip():
-            continue
+        if raw.strip():
+            yield number, raw
+
+
+def parse_lines(lines: Iterable[Union[bytes, str]]) -> ParsedLines:
+    """Parse every non-blank line; invalid JSON (or invalid UTF-8) is counted."""
+    records: List[Tuple[int, Any]] = []
+    seen = invalid = 0
+    for number, raw in salvaged_lines(lines):
         seen += 1
+        if raw is None:  # a broken gzip tail
+            invalid += 1
+            break
         try:
-            records.append((number, json.loads(raw)))
-        except (ValueError, RecursionError):  # JSONDecodeError, UnicodeDecodeError
+            records.append((number, loads(raw)))
+        except ValueError:  # not JSON, not UTF-8, nested too deep
             invalid += 1
     return ParsedLines(records, seen, invalid)
 

@@ -9,10 +9,10 @@ floats bit for bit — and so must ``preparation_input_bytes``. Vectors whose
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, List, NamedTuple, Optional, Tuple, Union
 
+from turnsignal._json import loads, problem
 from turnsignal._lines import read_lines
 from turnsignal.errors import ConfigError, InputFileError
 from turnsignal.topic_continuity import TopicContinuity
@@ -29,7 +29,8 @@ _RULES_PATH = "routing.signals.topic_continuity"
 
 def find_vector_files(paths: Iterable[PathLike]) -> List[Path]:
     """Files as given, folders expanded to their ``*.jsonl`` / ``*.jsonl.gz``
-    files (sorted). A path that does not exist raises FileNotFoundError."""
+    files (sorted). A path that does not exist raises FileNotFoundError, one
+    that is neither a file nor a folder ``InputFileError``."""
     found: List[Path] = []
     for raw in paths:
         path = Path(raw)
@@ -38,6 +39,8 @@ def find_vector_files(paths: Iterable[PathLike]) -> List[Path]:
                                 if p.is_file() and p.name.endswith(_SUFFIXES)))
         elif path.is_file():
             found.append(path)
+        elif path.exists():  # a device, a pipe: no vector file
+            raise InputFileError(str(path), "not a file or folder")
         else:
             raise FileNotFoundError(f"{path}: no such file or folder")
     return found
@@ -49,11 +52,10 @@ def read_vectors(path: PathLike) -> Iterator[Tuple[int, Any]]:
     for number, raw in read_lines(path):
         if raw.strip():
             try:
-                yield number, json.loads(raw)
-            except ValueError as error:  # JSONDecodeError, UnicodeDecodeError
-                problem = error.msg if isinstance(error, json.JSONDecodeError) else "not UTF-8"
+                yield number, loads(raw)
+            except ValueError as error:  # not JSON, not UTF-8, nested too deep
                 raise InputFileError(str(path), f"line {number}: not a JSON vector"
-                                                f" ({problem})") from None
+                                                f" ({problem(error)})") from None
 
 
 def _diff(expected: Any, got: Any, where: str, out: List[str]) -> None:

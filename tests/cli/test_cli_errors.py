@@ -280,6 +280,97 @@ def test_a_wrong_format_names_the_right_one(body: str, format_: str, expected: s
     assert _one_line(done.stderr) == f"turnsignal: {request}: {expected}"
 
 
+# ---------------------------------------------------------------- hostile JSON and endless files
+
+#: JSON that ``json.loads`` rejects with no ``JSONDecodeError``: each once
+#: ended a command as an internal error (RecursionError, ValueError).
+HOSTILE_JSON = {
+    "nested too deep": ("[" * 100_000 + "]" * 100_000,
+                        "NestedTooDeep: arrays or objects nested too deep to parse"),
+    "too many digits": ('{"n": ' + "9" * 5000 + "}",
+                        "ValueError: Exceeds the limit (4300 digits) for integer string"
+                        " conversion: value has 5000 digits; use sys.set_int_max_str_digits()"
+                        " to increase the limit"),
+}
+_GOOD_LINE = json.dumps({"messages": [
+    {"role": "user", "content": "How do I bake bread?"},
+    {"role": "assistant", "content": "Knead the dough and bake it."},
+    {"role": "user", "content": "New topic: which bike should I buy?"}]})
+
+
+@pytest.mark.parametrize("hostile", list(HOSTILE_JSON))
+@pytest.mark.parametrize("name", ["evaluate", "conformance", "eval_drift"])
+def test_a_hostile_json_file_is_one_line_and_status_2(name: str, hostile: str,
+                                                      tmp_path: Path) -> None:
+    text, problem = HOSTILE_JSON[hostile]
+    path = tmp_path / "hostile.jsonl"
+    path.write_text(text + "\n")
+    done = _cli(COMMANDS[name][0], str(path))
+    assert done.returncode == EXIT_USAGE, done.stderr
+    expected = {"evaluate": f"{path}: not JSON ({problem})",
+                "conformance": f"{path}: line 1: not a JSON vector ({problem})",
+                "eval_drift": f"{path}:1: not valid JSON ({problem.split(':')[0]})"}[name]
+    assert _one_line(done.stderr) == f"turnsignal: {expected}"
+
+
+@pytest.mark.parametrize("hostile", list(HOSTILE_JSON))
+def test_a_hostile_json_line_is_a_bad_line(hostile: str, implementation: str,
+                                           tmp_path: Path) -> None:
+    text, problem = HOSTILE_JSON[hostile]
+    path = tmp_path / "log.jsonl"
+    path.write_text(f"{_GOOD_LINE}\n{text}\n{_GOOD_LINE}\n")
+    env = {**os.environ, "TURNSIGNAL_IMPLEMENTATION": implementation}  # segment has no flag
+    replayed = _cli("replay", str(path), env=env)
+    assert replayed.returncode == 0, replayed.stderr
+    records = [json.loads(line) for line in replayed.stdout.splitlines()]
+    assert [record.get("error") for record in records] == [None, problem, None]
+    assert [record["results"][0]["class"] for record in records[::2]] == ["change", "change"]
+    assert _cli("replay", str(path), "--strict", env=env).returncode == EXIT_FAILED
+    segmented = _cli("segment", str(path), "--quiet", env=env)
+    assert segmented.returncode == 0, segmented.stderr
+    bad = [json.loads(line) for line in segmented.stdout.splitlines() if '"error"' in line]
+    assert bad == [{"source": str(path), "line": 2, "error": problem}]
+    cases = _case_file(tmp_path / "cases.jsonl")
+    cases.write_text(cases.read_text() + text + "\n")
+    evaluated = _cli("eval", str(cases), env=env)
+    assert evaluated.returncode == 0, evaluated.stderr
+    kind = problem.split(":")[0]
+    assert f"invalid: 1 line in 1 file: {kind} 1" in evaluated.stdout
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs /dev/zero")
+@pytest.mark.parametrize("name", ["evaluate", "conformance", "eval", "eval_drift", "segment"])
+def test_an_endless_file_is_refused_by_count(name: str) -> None:
+    # /dev/zero never ends: each command stops reading at its bound (64 MiB),
+    # where it once read until the machine's memory ran out.
+    done = _cli(COMMANDS[name][0], "/dev/zero")
+    assert done.returncode == EXIT_USAGE
+    expected = {"evaluate": "larger than 67,108,864 bytes (the limit)",
+                "conformance": "not a file or folder"}.get(
+        name, "line 1 is longer than 67,108,864 bytes (the limit)")
+    assert _one_line(done.stderr) == f"turnsignal: /dev/zero: {expected}"
+
+
+def test_a_truncated_gzip_request_log_keeps_the_segments_before_it(tmp_path: Path) -> None:
+    whole = gzip.compress((_GOOD_LINE + "\n").encode() * 3000)
+    path = tmp_path / "cut.jsonl.gz"
+    path.write_bytes(whole[: len(whole) // 2])
+    done = _cli("segment", str(path), "--quiet")
+    assert done.returncode == 0, done.stderr
+    records = [json.loads(line) for line in done.stdout.splitlines()]
+    assert records[-1] == {"source": str(path), "line": records[-1]["line"],
+                           "error": "truncated or corrupt gzip data"}
+    assert len(records) > 2 and all("error" not in record for record in records[:-1])
+
+
+@pytest.mark.parametrize("jobs", ["1025", "99999999999", "-1"])
+def test_jobs_beyond_the_bound_is_a_usage_error(jobs: str) -> None:
+    done = _cli("replay", LOG, "--jobs", jobs)
+    assert done.returncode == EXIT_USAGE
+    assert "--jobs" in done.stderr and "must be from 0 to 1024" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
 # ---------------------------------------------------------------- replay stops cleanly
 
 def _children(pid: int) -> List[int]:

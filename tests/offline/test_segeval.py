@@ -14,6 +14,7 @@ import pytest
 from support.claude_sessions import SessionWriter, text, tool_use
 from turnsignal import TopicContinuity
 from turnsignal.cli import main
+from turnsignal.model import Message, Role, ToolCallBlock
 from turnsignal.offline.progress import data_size
 from turnsignal.offline.segeval import run_experiment
 from turnsignal.offline.segeval.combine import fit_logistic, out_of_fold
@@ -56,6 +57,15 @@ def test_paths() -> None:
     w.assistant(tool_use("c", "Edit", file_path="/repo/src/Login.ts"), message_id="m")
     session = read_claude_code_lines(w.jsonl().splitlines())
     assert tool_targets(session.messages) == {"login.ts"}
+
+
+def test_tool_arguments_nested_too_deep_name_no_path() -> None:
+    # An OpenAI Chat request's arguments are the client's string: json.loads
+    # raised RecursionError on this one and ended the experiment.
+    deep = '{"a":' * 100_000 + "1" + "}" * 100_000
+    calls = (ToolCallBlock("c1", "Edit", deep),
+             ToolCallBlock("c2", "Edit", '{"file_path": "/repo/src/Login.ts"}'))
+    assert tool_targets([Message(Role.ASSISTANT, calls)]) == {"login.ts"}
 
 
 def test_label_precedence() -> None:

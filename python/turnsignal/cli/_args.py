@@ -6,6 +6,7 @@ import argparse
 import os
 from typing import Any
 
+from turnsignal.offline.pool import MAX_JOBS
 from turnsignal.wire import FORMATS
 
 __all__ = ["add_format", "add_implementation", "add_jobs", "add_rule_choice",
@@ -46,6 +47,6 @@ def _jobs(text: str) -> int:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError("must be 0 or more")
-    return value or (os.cpu_count() or 1)
+    if not 0 <= value <= MAX_JOBS:
+        raise argparse.ArgumentTypeError(f"must be from 0 to {MAX_JOBS}")
+    return min(value or (os.cpu_count() or 1), MAX_JOBS)

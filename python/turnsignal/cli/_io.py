@@ -2,23 +2,38 @@
 
 from __future__ import annotations
 
-import json
 import sys
-from typing import Any, TextIO
+from typing import Any, TextIO, Union
 
+from turnsignal._json import loads, problem
+from turnsignal._lines import MAX_LINE_BYTES
 from turnsignal.cli._exit import CommandError, fail
 
 __all__ = ["NamedOutput", "fail", "read_json"]
 
 
 def read_json(source: str, stdin: TextIO = sys.stdin) -> Any:
-    """Parse a JSON document from a file path, or from standard input for ``-``."""
-    if source == "-":
-        return json.load(stdin)
-    with open(source, encoding="utf-8") as handle:
-        return json.load(handle)
-
-
+    """Parse one JSON document (a request) from a file path, or from standard
+    input for ``-``. It is read by count: at most ``MAX_LINE_BYTES``, the
+    bound ``replay`` puts on one request (a larger file is refused once that
+    much was read, ``/dev/zero`` too). Every failure is a ``CommandError``
+    naming the file and the problem, never quoting it."""
+    name = "stdin" if source == "-" else source
+    try:
+        raw: Union[str, bytes]
+        if source == "-":  # its bytes when it has them, so the bound counts bytes
+            raw = getattr(stdin, "buffer", stdin).read(MAX_LINE_BYTES + 1)
+        else:
+            with open(source, "rb") as handle:
+                raw = handle.read(MAX_LINE_BYTES + 1)
+    except OSError as error:
+        raise CommandError(f"{name}: cannot read: {error.strerror or error}") from None
+    if len(raw) > MAX_LINE_BYTES:
+        raise CommandError(f"{name}: larger than {MAX_LINE_BYTES:,} bytes (the limit)")
+    try:
+        return loads(raw if isinstance(raw, str) else raw.decode("utf-8"))
+    except ValueError as error:  # not UTF-8, not JSON, nested too deep, too many digits
+        raise CommandError(f"{name}: not JSON ({problem(error)})") from None
 
 
 class NamedOutput:

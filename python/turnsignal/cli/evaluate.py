@@ -172,14 +172,7 @@ def _name(source: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        request = read_json(args.request)
-    except OSError as error:
-        problem = error.strerror or str(error)
-        raise CommandError(f"{_name(args.request)}: cannot read: {problem}") from None
-    except ValueError as error:  # JSONDecodeError, UnicodeDecodeError
-        problem = error.msg if isinstance(error, json.JSONDecodeError) else "not UTF-8"
-        raise CommandError(f"{_name(args.request)}: not JSON ({problem})") from None
+    request = read_json(args.request)
     if args.config:
         return _run_router(args, request)
     if args.match:

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
+from turnsignal._json import loads
 from turnsignal._lines import GZIP_ERRORS, lines_of
 from turnsignal._rates import ratio
 from turnsignal.drift.classifier import DriftClassifier
@@ -96,7 +97,7 @@ def read_cases(paths: Iterable[Union[str, Path]]) -> Iterator[LabeledCase]:
                 if not line.strip():
                     continue
                 try:
-                    data = json.loads(line)
+                    data = loads(line)
                 except ValueError as error:
                     raise DriftDatasetError(str(path), number,
                                             f"not valid JSON ({type(error).__name__})") from None

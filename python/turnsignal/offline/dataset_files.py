@@ -10,12 +10,12 @@ once what it skipped instead of listing every line of them as invalid.
 
 from __future__ import annotations
 
-import json
 import os
 from collections import Counter
 from pathlib import Path
 from typing import Any, Iterable, List, NamedTuple, Sequence, Union
 
+from turnsignal._json import loads
 from turnsignal._lines import read_lines
 from turnsignal.sessions.claude_code import looks_like_claude_code
 
@@ -79,7 +79,7 @@ def file_kind(path: PathLike) -> str:
             continue
         seen += 1
         try:
-            return _line_kind(json.loads(raw))
+            return _line_kind(loads(raw))
         except ValueError:  # not JSON, or not UTF-8: look at the next line
             if seen >= _PEEK_LINES:
                 break

@@ -36,6 +36,7 @@ from typing import (
     Union,
 )
 
+from turnsignal._json import loads
 from turnsignal._lines import read_lines
 from turnsignal.config import ConfigSource
 from turnsignal.errors import WireFormatError
@@ -213,7 +214,7 @@ def read_line(file: str, number: int, raw: bytes,
     no case (bad JSON, not an object) or ``score`` raises ``ValueError``
     (``WireFormatError`` included)."""
     try:
-        case = json.loads(raw)
+        case = loads(raw)
         if not isinstance(case, dict):
             raise ValueError("a case must be a JSON object")
         return score(case)

@@ -36,7 +36,12 @@ from typing import (
     TypeVar,
 )
 
-__all__ = ["IN_FLIGHT_PER_JOB", "chunked", "ordered_map"]
+__all__ = ["IN_FLIGHT_PER_JOB", "MAX_JOBS", "chunked", "ordered_map"]
+
+#: The most worker processes a pool starts: far beyond any machine's cores,
+#: and well inside what the operating system's semaphores accept (a larger
+#: count overflowed one inside ``ProcessPoolExecutor``).
+MAX_JOBS = 1024
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -77,8 +82,8 @@ def ordered_map(function: Callable[[T], R], chunks: Iterable[T], *, jobs: int = 
                 stop: Optional[Callable[[], bool]] = None) -> Iterator[R]:
     """``function(chunk)`` for every chunk, in order. ``initializer(*initargs)``
     runs once per worker (once in this process when ``jobs == 1``)."""
-    if jobs < 1:
-        raise ValueError("jobs must be at least 1")
+    if not 1 <= jobs <= MAX_JOBS:
+        raise ValueError(f"jobs must be from 1 to {MAX_JOBS}")
     should_stop = stop or (lambda: False)
     if jobs == 1:
         initializer(*initargs)

@@ -29,6 +29,11 @@ import json
 import time
 from typing import Any, BinaryIO, Callable, Dict, Iterator, List, Optional, Tuple
 
+from turnsignal._json import loads, problem
+
+# Every data file's bound on a line; here a longer line is a bad line
+# (``LineTooLong``), never held whole.
+from turnsignal._lines import MAX_LINE_BYTES
 from turnsignal.config import ConfigSource
 from turnsignal.errors import WireFormatError
 from turnsignal.offline.pool import chunked, ordered_map
@@ -46,8 +51,6 @@ DEFAULT_CHUNK_SIZE = 256
 CHUNK_BYTES = 1 << 20
 #: Input read ahead and not yet written, over all workers.
 IN_FLIGHT_BYTES = 16 << 20
-#: A longer line is a bad line (``LineTooLong``), never held whole.
-MAX_LINE_BYTES = 64 << 20
 
 ProgressCallback = Callable[[int, int], None]  # (bytes done, lines done) since last call
 _ENVELOPE_KEYS = frozenset({"request", "format", "id", "history_available"})
@@ -93,11 +96,9 @@ def _json_value(raw: bytes) -> Any:
     if not raw.strip():
         raise _BadLine("JSONDecodeError: empty line")
     try:
-        return json.loads(raw.decode("utf-8"))
-    except UnicodeDecodeError as error:
-        raise _BadLine(f"UnicodeDecodeError: invalid UTF-8 at byte {error.start}") from None
-    except json.JSONDecodeError as error:
-        raise _BadLine(f"JSONDecodeError: {error.msg} (column {error.colno})") from None
+        return loads(raw.decode("utf-8"))
+    except ValueError as error:  # not UTF-8, not JSON, nested too deep, too many digits
+        raise _BadLine(problem(error)) from None
 
 
 def _parse(value: Any, default_format: str) -> Tuple[Any, str, Any, bool]:

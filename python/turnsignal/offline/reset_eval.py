@@ -19,10 +19,10 @@ Work is bounded by count (labels, line bytes, battery cases).
 from __future__ import annotations
 
 import dataclasses
-import json
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
+from turnsignal._json import loads
 from turnsignal.config.evaluators import EVALUATORS
 from turnsignal.history_reset import HistoryReset, ResetGate
 from turnsignal.offline.replay import iter_lines
@@ -242,7 +242,7 @@ def _lines(path: Path) -> Iterator[Tuple[int, Any]]:
             if not raw.strip():
                 continue
             try:
-                yield number, json.loads(raw)
+                yield number, loads(raw)
             except ValueError:
                 raise ResetEvalError(f"{path}:{number}: not JSON") from None
 

@@ -5,11 +5,11 @@ its first JSON line is a Claude Code line, else one request per line."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Iterable, Iterator, List, Union
 
-from turnsignal._lines import PathLike, open_lines
+from turnsignal._json import loads
+from turnsignal._lines import GZIP_ERRORS, PathLike, open_lines
 from turnsignal.sessions.claude_code import looks_like_claude_code, read_claude_code_lines
 from turnsignal.sessions.model import Session
 from turnsignal.sessions.requests import BadLine, sessions_from_json, sessions_from_lines
@@ -42,7 +42,7 @@ def _first_value(lines: Iterable[bytes]) -> object:
             break
         if raw.strip():
             try:
-                return json.loads(raw)
+                return loads(raw)
             except ValueError:
                 continue
     return None
@@ -61,7 +61,7 @@ def has_no_json_line(path: PathLike) -> bool:
                     continue
                 seen += 1
                 try:
-                    if isinstance(json.loads(raw), (dict, list)):
+                    if isinstance(loads(raw), (dict, list)):
                         return False
                 except ValueError:
                     pass
@@ -86,7 +86,12 @@ def read_path(path: PathLike, format: str = "auto") -> Iterator[Union[Session, B
     name = str(path)
     if name.endswith((".json", ".json.gz")):
         with open_lines(path) as stream:
-            yield from sessions_from_json(stream.read(), name, format)
+            try:
+                text = stream.read()
+            except GZIP_ERRORS:
+                yield BadLine(name, None, "truncated or corrupt gzip data")
+                return
+        yield from sessions_from_json(text, name, format)
         return
     if is_claude_code_file(path):
         with open_lines(path) as stream:

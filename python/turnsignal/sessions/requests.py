@@ -3,7 +3,8 @@
 * ``*.jsonl`` (optionally gzipped): one request body per line, in any wire
   format, or the replay envelope ``{"request": ..., "format": ..., "id":
   ...}``. A line that cannot be read is a ``BadLine`` (content-free message),
-  never fatal.
+  never fatal; gzip data that breaks off is one last ``BadLine`` after the
+  lines before it.
 * ``*.json``: one request body, or a JSON array of request bodies (an array
   whose items all have ``messages`` or ``input``; any other array is one
   request given as a bare list of messages).
@@ -11,9 +12,10 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any, Iterable, Iterator, Mapping, NamedTuple, Optional, Union
 
+from turnsignal._json import loads, problem
+from turnsignal._lines import salvaged_lines
 from turnsignal.errors import WireFormatError
 from turnsignal.model import Conversation
 from turnsignal.sessions.model import MessageInfo, Session, Thread, kinds_of
@@ -56,24 +58,17 @@ def request_session(value: Any, source: str, format: str = "auto") -> Session:
     return _session(decode(value, format), source, request_id)
 
 
-def _problem(error: Exception) -> str:
-    if isinstance(error, json.JSONDecodeError):
-        return f"JSONDecodeError: {error.msg} (column {error.colno})"
-    if isinstance(error, UnicodeDecodeError):
-        return f"UnicodeDecodeError: invalid UTF-8 at byte {error.start}"
-    return f"{type(error).__name__}: {error}"
-
-
 def sessions_from_lines(lines: Iterable[Union[bytes, str]], source: str,
                         format: str = "auto") -> Iterator[Union[Session, BadLine]]:
-    for number, raw in enumerate(lines, 1):
-        if not raw.strip():
-            continue
+    for number, raw in salvaged_lines(lines):
+        if raw is None:  # damaged gzip: the requests before it stay, the rest is one bad line
+            yield BadLine(source, number, "truncated or corrupt gzip data")
+            return
         where = f"{source}:{number}"
         try:
-            yield request_session(json.loads(raw), where, format)
-        except (ValueError, RecursionError) as error:
-            yield BadLine(source, number, _problem(error))
+            yield request_session(loads(raw), where, format)
+        except ValueError as error:  # WireFormatError too
+            yield BadLine(source, number, problem(error))
 
 
 def _is_request(item: Any) -> bool:
@@ -84,9 +79,9 @@ def _is_request(item: Any) -> bool:
 def sessions_from_json(text: Union[bytes, str], source: str,
                        format: str = "auto") -> Iterator[Union[Session, BadLine]]:
     try:
-        value = json.loads(text)
-    except (ValueError, RecursionError) as error:
-        yield BadLine(source, None, _problem(error))
+        value = loads(text)
+    except ValueError as error:
+        yield BadLine(source, None, problem(error))
         return
     items = value if isinstance(value, list) and value and all(
         _is_request(item) for item in value) else [value]
@@ -95,4 +90,4 @@ def sessions_from_json(text: Union[bytes, str], source: str,
         try:
             yield request_session(item, where, format)
         except (ValueError, RecursionError) as error:
-            yield BadLine(where, None, _problem(error))
+            yield BadLine(where, None, problem(error))

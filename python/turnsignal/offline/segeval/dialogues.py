@@ -18,11 +18,11 @@ the segmenter placed in the chain — the same causal rule as
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, List, NamedTuple, Optional, Sequence, Set, Tuple
 
+from turnsignal._json import loads
 from turnsignal._lines import read_lines
 from turnsignal._overlap import jaccard, tokenize
 from turnsignal.model import Message, starts_turn
@@ -50,7 +50,7 @@ def read_cases(path: Path) -> Iterable[Tuple[str, str, str, Case]]:
     """``(source, split, dialogue, case)`` of every valid case line."""
     for _, raw in read_lines(path):
         try:
-            case = json.loads(raw)
+            case = loads(raw)
         except ValueError:
             continue
         if not isinstance(case, dict) or case.get("label") not in ("change",

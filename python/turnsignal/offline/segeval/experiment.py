@@ -12,13 +12,13 @@ boundary P/R/F1 on whole dialogues.
 
 from __future__ import annotations
 
-import json
 import math
 import time
 from collections import Counter
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
+from turnsignal._json import loads
 from turnsignal._lines import open_lines
 from turnsignal.config import ConfigSource
 from turnsignal.errors import ConfigError
@@ -117,7 +117,7 @@ def _is_case_file(path: Path) -> bool:
         with open_lines(path) as stream:
             for raw in stream:
                 if raw.strip():
-                    value = json.loads(raw)
+                    value = loads(raw)
                     return isinstance(value, dict) and "label" in value and "messages" in value
     except (OSError, ValueError, EOFError):
         return False

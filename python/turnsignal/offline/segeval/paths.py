@@ -11,10 +11,10 @@ their last component, lower-cased: "login.ts" in a prompt matches the
 
 from __future__ import annotations
 
-import json
 import re
 from typing import FrozenSet, Iterable, Sequence
 
+from turnsignal._json import loads
 from turnsignal.model import Message, ToolCallBlock
 
 __all__ = ["mentioned_paths", "path_key", "tool_names", "tool_targets"]
@@ -53,8 +53,8 @@ def tool_targets(messages: Sequence[Message]) -> FrozenSet[str]:
             if not isinstance(block, ToolCallBlock) or not block.arguments.startswith("{"):
                 continue
             try:
-                arguments = json.loads(block.arguments)
-            except ValueError:
+                arguments = loads(block.arguments)
+            except ValueError:  # not JSON, nested too deep: names no path
                 continue
             for key in _TARGET_KEYS:
                 value = arguments.get(key) if isinstance(arguments, dict) else None

@@ -1,0 +1,93 @@
+"""``turnsignal._lines``: every data file is read by count. A line (or a
+whole ``.json`` document) longer than the bound is an ``InputFileError``
+naming the file and the line once that much was read, never held whole;
+what fits reads as the file holds it, plain or gzipped."""
+
+from __future__ import annotations
+
+import gzip
+import os
+from pathlib import Path
+from typing import Callable
+
+import pytest
+
+from turnsignal._lines import (
+    GZIP_ERRORS,
+    MAX_LINE_BYTES,
+    lines_of,
+    open_lines,
+    parse_lines,
+    read_lines,
+)
+from turnsignal.errors import InputFileError
+
+LIMIT = 16
+PLAIN: Callable[[bytes], bytes] = bytes
+
+
+def _file(tmp_path: Path, data: bytes, packed: Callable[[bytes], bytes]) -> Path:
+    path = tmp_path / "data.jsonl"
+    path.write_bytes(packed(data))
+    return path
+
+
+@pytest.mark.parametrize("packed", [PLAIN, gzip.compress], ids=["plain", "gzip"])
+def test_lines_up_to_the_limit_read_whole(tmp_path: Path, packed: Callable) -> None:
+    data = b"a" * LIMIT + b"\n" + b"b" * (LIMIT - 1) + b"\r\n\n" + b"c" * LIMIT
+    with open_lines(_file(tmp_path, data, packed), LIMIT) as stream:
+        assert list(stream) == [b"a" * LIMIT + b"\n", b"b" * (LIMIT - 1) + b"\r\n", b"\n",
+                                b"c" * LIMIT]
+
+
+@pytest.mark.parametrize("packed", [PLAIN, gzip.compress], ids=["plain", "gzip"])
+@pytest.mark.parametrize("last", [True, False], ids=["last line", "line with an ending"])
+def test_a_longer_line_names_the_file_and_the_line(tmp_path: Path, packed: Callable,
+                                                   last: bool) -> None:
+    data = b"{}\n" + b"x" * (LIMIT + 1) + (b"" if last else b"\n{}\n")
+    path = _file(tmp_path, data, packed)
+    with open_lines(path, LIMIT) as stream:
+        lines = iter(stream)
+        assert next(lines) == b"{}\n"
+        with pytest.raises(InputFileError) as caught:
+            next(lines)
+    assert str(caught.value) == f"{path}: line 2 is longer than {LIMIT:,} bytes (the limit)"
+
+
+@pytest.mark.parametrize("packed", [PLAIN, gzip.compress], ids=["plain", "gzip"])
+def test_a_whole_document_is_bounded_too(tmp_path: Path, packed: Callable) -> None:
+    with open_lines(_file(tmp_path, b"[" + b" " * (LIMIT - 2) + b"]", packed), LIMIT) as s:
+        assert s.read() == b"[" + b" " * (LIMIT - 2) + b"]"
+    path = _file(tmp_path, b"[" + b" " * (LIMIT - 1) + b"]", packed)
+    with open_lines(path, LIMIT) as stream, pytest.raises(InputFileError) as caught:
+        stream.read()
+    assert str(caught.value) == f"{path}: larger than {LIMIT:,} bytes (the limit)"
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs /dev/zero")
+def test_an_endless_file_ends_at_the_default_limit() -> None:
+    # /dev/zero never ends a line: the readers stop after MAX_LINE_BYTES, as
+    # they would for a real file with a line that long.
+    for read in (lambda: list(lines_of("/dev/zero")), lambda: list(read_lines("/dev/zero")),
+                 lambda: open_lines("/dev/zero").read()):
+        with pytest.raises(InputFileError) as caught:
+            read()
+        assert f"{MAX_LINE_BYTES:,} bytes (the limit)" in str(caught.value)
+
+
+def test_damaged_gzip_raises_what_gzip_raises(tmp_path: Path) -> None:
+    # parse_lines keeps the lines before the damage: it needs gzip's own errors.
+    whole = gzip.compress(b"{}\n" * 5000 + b"[1]\n" * 5000)
+    path = tmp_path / "cut.jsonl.gz"
+    path.write_bytes(whole[: len(whole) // 2])
+    with open_lines(path) as stream, pytest.raises(GZIP_ERRORS):
+        list(stream)
+    with open_lines(path) as stream:
+        parsed = parse_lines(stream)
+    assert parsed.records and parsed.invalid == 1
+
+
+def test_parse_lines_counts_a_line_nested_too_deep_as_invalid() -> None:
+    parsed = parse_lines([b"{}", b"[" * 100_000 + b"]" * 100_000, b"[1]", b"9" * 5000])
+    assert [value for _, value in parsed.records] == [{}, [1]]
+    assert (parsed.lines, parsed.invalid) == (4, 2)
