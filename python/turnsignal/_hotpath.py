@@ -49,7 +49,11 @@ def native_available() -> bool:
 
 def load(name: str | None = None) -> Tuple[str, ModuleType]:
     """Return ``(implementation name, module)`` for ``name`` (``"native"``,
-    ``"python"``) or, when ``None``, for the environment's choice."""
+    ``"python"``) or, when ``None``, for the environment's choice. Any other
+    ``name`` is a ``ValueError`` naming where it came from."""
+    source = "implementation" if name is not None else ENV_VAR
+    if name is not None and not isinstance(name, str):
+        raise ValueError(f"{source} must be 'native' or 'python', got {type(name).__name__}")
     choice = (name if name is not None else os.environ.get(ENV_VAR, "")).strip().lower()
     if choice in ("python", "reference"):
         from turnsignal import _reference
@@ -60,7 +64,8 @@ def load(name: str | None = None) -> Tuple[str, ModuleType]:
 
         return "native", _native
     if choice:
-        raise ValueError(f"{ENV_VAR} must be 'native' or 'python', got {choice!r}")
+        shown = repr(choice) if len(choice) <= 32 else f"a text of {len(choice)} characters"
+        raise ValueError(f"{source} must be 'native' or 'python', got {shown}")
     try:
         from turnsignal import _native
     except ImportError:

@@ -60,3 +60,21 @@ def test_values_are_checked(value: str) -> None:
         assert out.returncode == 0  # case and surrounding spaces are forgiven
     else:
         assert out.returncode != 0 and "TURNSIGNAL_IMPLEMENTATION" in out.stderr
+
+
+@pytest.mark.parametrize(("value", "shown"), [
+    (1, "int"), (True, "bool"), (b"native", "bytes"), (["native"], "list"),
+    ("fortran", "'fortran'"), ("n" * 40, "a text of 40 characters"),
+])
+def test_an_implementation_argument_is_checked_and_named(value: object, shown: str) -> None:
+    # A value that is no text was an AttributeError from inside the chooser;
+    # a wrong text was blamed on the environment variable.
+    from turnsignal import TopicContinuity, decode, segment
+
+    calls = (lambda: TopicContinuity(implementation=value),  # type: ignore[arg-type]
+             lambda: decode({"messages": []}, implementation=value),  # type: ignore[arg-type]
+             lambda: segment([], implementation=value))  # type: ignore[arg-type]
+    for call in calls:
+        with pytest.raises(ValueError) as caught:
+            call()
+        assert str(caught.value) == f"implementation must be 'native' or 'python', got {shown}"

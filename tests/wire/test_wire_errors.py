@@ -236,6 +236,17 @@ def test_bad_caps_are_value_errors(name, cap):
         decode({"messages": []}, "openai", **{name: cap})
 
 
+@pytest.mark.parametrize("cap", [2**63, 2**64, 2**70])
+@pytest.mark.parametrize("name", ["tail_messages", "tail_blocks"])
+def test_a_cap_beyond_64_bits_reads_like_no_cap(name, cap, implementation):
+    # It was an OverflowError from the native decoder: no cap that large can
+    # bite, since every message and block is at least one value read.
+    request = chat({"role": "assistant", "content": [{"type": "text", "text": "a"}] * 3}, U)
+    capped = decode(request, "openai", implementation=implementation, **{name: cap})
+    whole = decode(request, "openai", implementation=implementation)
+    assert capped == whole and capped.complete and len(capped.messages) == 3
+
+
 # --- hostile inputs --------------------------------------------------------------------------
 
 class Exploding(Mapping):

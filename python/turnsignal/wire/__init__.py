@@ -55,11 +55,15 @@ def check_format(format: Any) -> None:
                               + ", ".join(FORMATS))
 
 
-def _check_cap(name: str, value: Optional[int]) -> None:
+def _checked_cap(name: str, value: Optional[int]) -> Optional[int]:
+    """``value``, a valid tail cap, at most one more than ``MAX_REQUEST_VALUES``:
+    a larger one never bites (every message and block is at least one of the
+    values read), and the native decoder takes no integer beyond 64 bits."""
     if value is None:
-        return
+        return None
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
         raise ValueError(f"{name} must be None or a positive int")
+    return min(int(value), MAX_REQUEST_VALUES + 1)
 
 
 def detect(request: Any) -> str:
@@ -85,8 +89,8 @@ def decode(request: Any, format: str = "auto", *, tail_messages: Optional[int] =
     decides, as for the evaluators.
     """
     check_format(format)
-    _check_cap("tail_messages", tail_messages)
-    _check_cap("tail_blocks", tail_blocks)
+    tail_messages = _checked_cap("tail_messages", tail_messages)
+    tail_blocks = _checked_cap("tail_blocks", tail_blocks)
     module = _hotpath.load(implementation)[1]
     if hasattr(module, "decode_request"):
         from ._native import native_conversation
