@@ -18,6 +18,7 @@ from turnsignal._lines import (
     lines_of,
     open_lines,
     parse_lines,
+    path_list,
     read_lines,
 )
 from turnsignal.errors import InputFileError
@@ -91,3 +92,29 @@ def test_parse_lines_counts_a_line_nested_too_deep_as_invalid() -> None:
     parsed = parse_lines([b"{}", b"[" * 100_000 + b"]" * 100_000, b"[1]", b"9" * 5000])
     assert [value for _, value in parsed.records] == [{}, [1]]
     assert (parsed.lines, parsed.invalid) == (4, 2)
+
+
+def test_one_path_is_a_list_of_one(tmp_path: Path) -> None:
+    # A str is iterable: read as a list of paths it named one path per character.
+    assert path_list(str(tmp_path)) == [tmp_path]
+    assert path_list(tmp_path) == [tmp_path]
+    assert path_list([str(tmp_path), tmp_path]) == [tmp_path, tmp_path]
+    assert path_list(iter(())) == []
+
+
+@pytest.mark.parametrize(("given", "problem"), [
+    (b"/tmp", "expected a path or an iterable of paths, got bytes"),
+    (5, "expected a path or an iterable of paths, got int"),
+    ([b"/tmp"], "expected a path (str or os.PathLike), got bytes"),
+    (["/tmp", None], "expected a path (str or os.PathLike), got NoneType"),
+])
+def test_what_is_no_path_is_a_type_error(given: object, problem: str) -> None:
+    with pytest.raises(TypeError) as caught:
+        path_list(given)  # type: ignore[arg-type]
+    assert str(caught.value) == problem
+
+
+def test_a_line_that_is_no_text_is_a_type_error_naming_it() -> None:
+    with pytest.raises(TypeError) as caught:
+        parse_lines([b"{}", "", {"type": "user"}])
+    assert str(caught.value) == "line 3: expected bytes or str, got dict"

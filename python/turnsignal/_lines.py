@@ -26,13 +26,15 @@ import gzip
 import io
 import os
 import zlib
+from pathlib import Path
 from typing import Any, BinaryIO, Iterable, Iterator, List, NamedTuple, Optional, Tuple, Union
 
 from turnsignal._json import loads
 from turnsignal.errors import InputFileError
 
 __all__ = ["GZIP_ERRORS", "MAX_LINE_BYTES", "BoundedLines", "ParsedLines", "PathLike", "lines_of",
-           "open_lines", "open_stream", "parse_lines", "read_lines", "salvaged_lines"]
+           "open_lines", "open_stream", "parse_lines", "path_list", "read_lines",
+           "salvaged_lines"]
 
 PathLike = Union[str, "os.PathLike[str]"]
 #: What damaged gzip data raises while it is read.
@@ -41,6 +43,23 @@ _GZIP_MAGIC = b"\x1f\x8b"
 #: The longest line a data file may hold, and the largest ``.json`` document:
 #: the bound ``replay`` puts on one request line.
 MAX_LINE_BYTES = 64 << 20
+
+
+def path_list(paths: Union[PathLike, Iterable[PathLike]]) -> List[Path]:
+    """The paths a reader was given: one path (a ``str`` or an
+    ``os.PathLike``) is a list of one, never read character by character as
+    paths; anything else must be an iterable of them (``TypeError`` naming
+    what is not)."""
+    if isinstance(paths, (str, os.PathLike)):
+        return [Path(paths)]
+    if isinstance(paths, bytes) or not isinstance(paths, Iterable):
+        raise TypeError(f"expected a path or an iterable of paths, got {type(paths).__name__}")
+    found = []
+    for path in paths:
+        if not isinstance(path, (str, os.PathLike)):
+            raise TypeError(f"expected a path (str or os.PathLike), got {type(path).__name__}")
+        found.append(Path(path))
+    return found
 
 
 class BoundedLines:
@@ -128,7 +147,8 @@ def salvaged_lines(lines: Iterable[Union[bytes, str]],
                    ) -> Iterator[Tuple[int, Optional[Union[bytes, str]]]]:
     """``(line number from 1, line)`` of every non-blank line, lazily. Gzip
     data that breaks off ends it with ``(the next number, None)``: the lines
-    before the damage were read, and stay."""
+    before the damage were read, and stay. A line that is neither bytes nor
+    str (a record parsed already, say) is a ``TypeError`` naming it."""
     iterator = iter(lines)
     number = 0
     while True:
@@ -140,6 +160,8 @@ def salvaged_lines(lines: Iterable[Union[bytes, str]],
             yield number + 1, None
             return
         number += 1
+        if not isinstance(raw, (bytes, str)):
+            raise TypeError(f"line {number}: expected bytes or str, got {type(raw).__name__}")
         if raw.strip():
             yield number, raw
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, List, NamedTuple, Optional, Tuple, Union
 
 from turnsignal._json import loads, problem
-from turnsignal._lines import read_lines
+from turnsignal._lines import path_list, read_lines
 from turnsignal.errors import ConfigError, InputFileError
 from turnsignal.topic_continuity import TopicContinuity
 from turnsignal.topic_continuity.plan import EvaluatorConfig
@@ -27,13 +27,12 @@ _SUFFIXES = (".jsonl", ".jsonl.gz")
 _RULES_PATH = "routing.signals.topic_continuity"
 
 
-def find_vector_files(paths: Iterable[PathLike]) -> List[Path]:
+def find_vector_files(paths: Union[PathLike, Iterable[PathLike]]) -> List[Path]:
     """Files as given, folders expanded to their ``*.jsonl`` / ``*.jsonl.gz``
     files (sorted). A path that does not exist raises FileNotFoundError, one
     that is neither a file nor a folder ``InputFileError``."""
     found: List[Path] = []
-    for raw in paths:
-        path = Path(raw)
+    for path in path_list(paths):
         if path.is_dir():
             found.extend(sorted(p for p in path.iterdir()
                                 if p.is_file() and p.name.endswith(_SUFFIXES)))
@@ -171,7 +170,8 @@ def _run_file(path: Path, implementation: Optional[str]) -> FileReport:
     return FileReport(path, passed, failed, tuple(failures))
 
 
-def run_conformance(paths: Iterable[PathLike], implementation: Optional[str] = None,
+def run_conformance(paths: Union[PathLike, Iterable[PathLike]],
+                    implementation: Optional[str] = None,
                     on_file: Optional[Callable[[FileReport], None]] = None) -> ConformanceReport:
     reports = []
     for path in find_vector_files(paths):

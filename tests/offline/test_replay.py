@@ -144,6 +144,27 @@ def test_bad_config_fails_before_reading(implementation: str) -> None:
     assert source.tell() == 0
 
 
+@pytest.mark.parametrize(("source", "output", "problem"), [
+    ("requests.jsonl", io.StringIO(), "source must be a binary stream (a file opened with 'rb',"
+                                      " or sys.stdin.buffer), got str"),
+    (io.StringIO(""), io.StringIO(), "source must be a binary stream (a file opened with 'rb',"
+                                     " or sys.stdin.buffer), got StringIO"),
+    (io.BytesIO(b""), "out.jsonl", "output must be a text stream, got str"),
+])
+def test_a_path_for_a_stream_is_named_before_any_work(source: Any, output: Any,
+                                                      problem: str) -> None:
+    # A path given as the source was an AttributeError from deep in the reading.
+    with pytest.raises(TypeError) as caught:
+        replay(source, output)
+    assert str(caught.value) == problem
+
+
+@pytest.mark.parametrize("jobs", [0, 1025, 1.5, True, "2"])
+def test_jobs_is_an_int_within_bounds(jobs: Any) -> None:
+    with pytest.raises(ValueError, match="jobs must be an int from 1 to 1024"):
+        replay(io.BytesIO(_log()), io.StringIO(), jobs=jobs, implementation="python")
+
+
 def test_pool_holds_a_bounded_number_of_chunks() -> None:
     pulled = []
 

@@ -104,6 +104,15 @@ def test_claude_code_files_are_told_apart(tmp_path: Path) -> None:
     assert formats == ["claude-code", "claude-code", "openai"]
 
 
+def test_one_path_reads_as_a_list_of_one(tmp_path: Path) -> None:
+    # A str was read as a list of one-character paths ("no such file: /").
+    path = tmp_path / "requests.jsonl"
+    path.write_text(json.dumps(OPENAI) + "\n")
+    for given in (str(path), path, str(tmp_path)):
+        assert find_files(given) == [path]
+        assert [s.format for s in read_paths(given)] == ["openai"]
+
+
 def test_missing_path_is_an_error(tmp_path: Path) -> None:
     with pytest.raises(FileNotFoundError, match="absent"):
         find_files([tmp_path / "absent"])

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Iterable, List, NamedTuple, Sequence, Union
 
 from turnsignal._json import loads
-from turnsignal._lines import read_lines
+from turnsignal._lines import path_list, read_lines
 from turnsignal.sessions.claude_code import looks_like_claude_code
 
 __all__ = ["CASES", "KINDS", "DatasetFiles", "Skipped", "file_kind", "invalid_lines",
@@ -86,7 +86,7 @@ def file_kind(path: PathLike) -> str:
     return NOT_JSON if seen else EMPTY
 
 
-def sort_files(paths: Iterable[PathLike]) -> DatasetFiles:
+def sort_files(paths: Union[PathLike, Iterable[PathLike]]) -> DatasetFiles:
     """The case files named by ``paths`` (folders searched recursively, in
     sorted order) and the skipped ones with their kinds. A file named
     explicitly is sorted by its content whatever its name; in a folder, a file
@@ -94,7 +94,7 @@ def sort_files(paths: Iterable[PathLike]) -> DatasetFiles:
     ``FileNotFoundError`` for a path that does not exist."""
     cases: List[Path] = []
     skipped: List[Skipped] = []
-    for path in map(Path, paths):
+    for path in path_list(paths):
         if path.is_dir():
             found = sorted(p for p in path.rglob("*") if p.is_file())
         elif path.exists():

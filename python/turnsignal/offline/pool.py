@@ -82,8 +82,8 @@ def ordered_map(function: Callable[[T], R], chunks: Iterable[T], *, jobs: int = 
                 stop: Optional[Callable[[], bool]] = None) -> Iterator[R]:
     """``function(chunk)`` for every chunk, in order. ``initializer(*initargs)``
     runs once per worker (once in this process when ``jobs == 1``)."""
-    if not 1 <= jobs <= MAX_JOBS:
-        raise ValueError(f"jobs must be from 1 to {MAX_JOBS}")
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or not 1 <= jobs <= MAX_JOBS:
+        raise ValueError(f"jobs must be an int from 1 to {MAX_JOBS}")
     should_stop = stop or (lambda: False)
     if jobs == 1:
         initializer(*initargs)

@@ -25,6 +25,7 @@ results of a prefix of the input, whole lines only.
 
 from __future__ import annotations
 
+import io
 import json
 import time
 from typing import Any, BinaryIO, Callable, Dict, Iterator, List, Optional, Tuple
@@ -193,6 +194,15 @@ def _chunk_weight(chunk: List[Tuple[int, Optional[bytes]]]) -> int:
     return sum(_line_weight(line) for line in chunk)
 
 
+def _check_streams(source: Any, output: Any) -> None:
+    """A path given for a stream is a mistake worth naming before any work."""
+    if isinstance(source, io.TextIOBase) or not callable(getattr(source, "readline", None)):
+        raise TypeError("source must be a binary stream (a file opened with 'rb', or"
+                        f" sys.stdin.buffer), got {type(source).__name__}")
+    if not callable(getattr(output, "write", None)):
+        raise TypeError(f"output must be a text stream, got {type(output).__name__}")
+
+
 def replay(source: BinaryIO, output: Any, *, config: Optional[ConfigSource] = None,
            format: str = "auto", jobs: int = 1, implementation: Optional[str] = None,
            chunk_size: int = DEFAULT_CHUNK_SIZE,
@@ -208,6 +218,7 @@ def replay(source: BinaryIO, output: Any, *, config: Optional[ConfigSource] = No
     the results of lines 1 to ``summary.lines``, and the workers are gone."""
     if format not in FORMATS:
         raise ValueError(f"unknown format {format!r}; expected one of {', '.join(FORMATS)}")
+    _check_streams(source, output)
     # Built here first so a configuration error surfaces once, in the caller,
     # and every worker uses the implementation the parent resolved.
     implementation = build_signal(config, implementation).implementation

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Iterable, Iterator, List, Union
 
 from turnsignal._json import loads
-from turnsignal._lines import GZIP_ERRORS, PathLike, open_lines
+from turnsignal._lines import GZIP_ERRORS, PathLike, open_lines, path_list
 from turnsignal.sessions.claude_code import looks_like_claude_code, read_claude_code_lines
 from turnsignal.sessions.model import Session
 from turnsignal.sessions.requests import BadLine, sessions_from_json, sessions_from_lines
@@ -21,11 +21,12 @@ SUFFIXES = (".jsonl", ".jsonl.gz", ".json", ".json.gz")
 _PEEK_LINES = 50
 
 
-def find_files(paths: Iterable[PathLike]) -> List[Path]:
-    """The files named by ``paths``; folders searched recursively (sorted).
-    Raises ``FileNotFoundError`` for a path that does not exist."""
+def find_files(paths: Union[PathLike, Iterable[PathLike]]) -> List[Path]:
+    """The files named by ``paths`` (one path or several); folders searched
+    recursively (sorted). Raises ``FileNotFoundError`` for a path that does
+    not exist."""
     files: List[Path] = []
-    for path in map(Path, paths):
+    for path in path_list(paths):
         if path.is_dir():
             files.extend(sorted(p for p in path.rglob("*")
                                 if p.is_file() and p.name.endswith(SUFFIXES)))
@@ -101,7 +102,7 @@ def read_path(path: PathLike, format: str = "auto") -> Iterator[Union[Session, B
         yield from sessions_from_lines(stream, name, format)
 
 
-def read_paths(paths: Iterable[PathLike], format: str = "auto"
+def read_paths(paths: Union[PathLike, Iterable[PathLike]], format: str = "auto"
                ) -> Iterator[Union[Session, BadLine]]:
     for path in find_files(paths):
         yield from read_path(path, format)
