@@ -6,15 +6,17 @@ what fits reads as the file holds it, plain or gzipped."""
 from __future__ import annotations
 
 import gzip
+import io
 import os
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable, List
 
 import pytest
 
 from turnsignal._lines import (
     GZIP_ERRORS,
     MAX_LINE_BYTES,
+    BoundedLines,
     lines_of,
     open_lines,
     parse_lines,
@@ -65,15 +67,45 @@ def test_a_whole_document_is_bounded_too(tmp_path: Path, packed: Callable) -> No
     assert str(caught.value) == f"{path}: larger than {LIMIT:,} bytes (the limit)"
 
 
-@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs /dev/zero")
-def test_an_endless_file_ends_at_the_default_limit() -> None:
-    # /dev/zero never ends a line: the readers stop after MAX_LINE_BYTES, as
-    # they would for a real file with a line that long.
-    for read in (lambda: list(lines_of("/dev/zero")), lambda: list(read_lines("/dev/zero")),
-                 lambda: open_lines("/dev/zero").read()):
-        with pytest.raises(InputFileError) as caught:
-            read()
-        assert f"{MAX_LINE_BYTES:,} bytes (the limit)" in str(caught.value)
+class _Endless(io.RawIOBase):
+    """A stream that never ends a line, as ``/dev/zero`` or a pipe might not."""
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        buffer[:] = b"x" * len(buffer)
+        return len(buffer)
+
+
+def test_an_endless_stream_ends_at_the_default_limit() -> None:
+    lines = BoundedLines(io.BufferedReader(_Endless()), "endless")
+    with pytest.raises(InputFileError) as caught:
+        next(iter(lines))
+    assert str(caught.value) == (f"endless: line 1 is longer than {MAX_LINE_BYTES:,} bytes"
+                                 " (the limit)")
+    with pytest.raises(InputFileError) as caught:
+        BoundedLines(io.BufferedReader(_Endless()), "endless").read()
+    assert str(caught.value) == f"endless: larger than {MAX_LINE_BYTES:,} bytes (the limit)"
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_only_a_regular_file_is_opened(tmp_path: Path) -> None:
+    # A FIFO without a writer blocked the reader for ever; a pipe cannot be
+    # read twice; /dev/zero never ends.
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    cases = [(fifo, "a FIFO (named pipe)"), (tmp_path, "a directory")]
+    if os.path.exists("/dev/zero"):
+        cases.append((Path("/dev/zero"), "a character device"))
+    readers: List[Callable[[Path], Any]] = [open_lines, lambda p: list(lines_of(p)),
+                                            lambda p: list(read_lines(p))]
+    for path, kind in cases:
+        for read in readers:
+            with pytest.raises(InputFileError) as caught:
+                read(path)
+            assert str(caught.value) == (f"{path}: is {kind}, not a regular file; data files"
+                                         " are read more than once: give a file")
 
 
 def test_damaged_gzip_raises_what_gzip_raises(tmp_path: Path) -> None:

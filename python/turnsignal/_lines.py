@@ -25,6 +25,7 @@ from __future__ import annotations
 import gzip
 import io
 import os
+import stat
 import zlib
 from pathlib import Path
 from typing import Any, BinaryIO, Iterable, Iterator, List, NamedTuple, Optional, Tuple, Union
@@ -32,14 +33,20 @@ from typing import Any, BinaryIO, Iterable, Iterator, List, NamedTuple, Optional
 from turnsignal._json import loads
 from turnsignal.errors import InputFileError
 
-__all__ = ["GZIP_ERRORS", "MAX_LINE_BYTES", "BoundedLines", "ParsedLines", "PathLike", "lines_of",
-           "open_lines", "open_stream", "parse_lines", "path_list", "read_lines",
-           "salvaged_lines"]
+__all__ = ["GZIP_ERRORS", "MAX_LINE_BYTES", "OPEN_FLAGS", "BoundedLines", "ParsedLines",
+           "PathLike", "lines_of", "not_regular", "open_lines", "open_stream", "parse_lines",
+           "path_list", "read_lines", "salvaged_lines"]
 
 PathLike = Union[str, "os.PathLike[str]"]
 #: What damaged gzip data raises while it is read.
 GZIP_ERRORS = (EOFError, zlib.error, gzip.BadGzipFile)
 _GZIP_MAGIC = b"\x1f\x8b"
+#: How a file from outside is opened: regular files ignore ``O_NONBLOCK``; a
+#: FIFO opened with it does not wait for a writer (the caller then refuses it).
+OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
+          (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+          (stat.S_ISSOCK, "a socket"))
 #: The longest line a data file may hold, and the largest ``.json`` document:
 #: the bound ``replay`` puts on one request line.
 MAX_LINE_BYTES = 64 << 20
@@ -101,20 +108,37 @@ class BoundedLines:
         self.close()
 
 
+def not_regular(mode: int) -> Optional[str]:
+    """What a file of ``mode`` (``os.stat``'s) is when it is not a regular
+    file ("a FIFO (named pipe)", ...), or None for a regular file."""
+    if stat.S_ISREG(mode):
+        return None
+    return next((name for test, name in _KINDS if test(mode)), "not a regular file")
+
+
 def open_lines(path: PathLike, limit: int = MAX_LINE_BYTES) -> BoundedLines:
     """The file's stream (``BoundedLines``), gunzipped when it is gzip
-    (detected from its first bytes, not its name)."""
-    handle = open(path, "rb")
+    (detected from its first bytes, not its name). Only a regular file is
+    opened: a data file may be read twice (its kind told from its first
+    lines, then read), which a pipe cannot be, and a FIFO without a writer
+    would block (so it is opened without blocking, and checked on the open
+    descriptor); anything else is an ``InputFileError`` naming it."""
+    where = os.fspath(path)
+    fd = os.open(where, OPEN_FLAGS)
     try:
-        magic = handle.read(2)
-        handle.seek(0)
-    except OSError:  # a pipe cannot seek: closed, not leaked
-        handle.close()
+        kind = not_regular(os.fstat(fd).st_mode)
+        if kind is not None:
+            raise InputFileError(where, f"is {kind}, not a regular file; data files are read"
+                                        " more than once: give a file")
+        handle = os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
         raise
+    magic = handle.peek(2)[:2]
     stream: BinaryIO = handle
     if magic == _GZIP_MAGIC:
         stream = gzip.GzipFile(fileobj=handle, mode="rb")  # type: ignore[assignment]
-    return BoundedLines(stream, os.fspath(path), limit)
+    return BoundedLines(stream, where, limit)
 
 
 def lines_of(path: PathLike) -> Iterator[Tuple[int, bytes]]:

@@ -29,17 +29,14 @@ _RULES_PATH = "routing.signals.topic_continuity"
 
 def find_vector_files(paths: Union[PathLike, Iterable[PathLike]]) -> List[Path]:
     """Files as given, folders expanded to their ``*.jsonl`` / ``*.jsonl.gz``
-    files (sorted). A path that does not exist raises FileNotFoundError, one
-    that is neither a file nor a folder ``InputFileError``."""
+    files (sorted). A path that does not exist raises FileNotFoundError."""
     found: List[Path] = []
     for path in path_list(paths):
         if path.is_dir():
             found.extend(sorted(p for p in path.iterdir()
                                 if p.is_file() and p.name.endswith(_SUFFIXES)))
-        elif path.is_file():
+        elif path.exists():  # a pipe or a device is refused when it is opened
             found.append(path)
-        elif path.exists():  # a device, a pipe: no vector file
-            raise InputFileError(str(path), "not a file or folder")
         else:
             raise FileNotFoundError(f"{path}: no such file or folder")
     return found

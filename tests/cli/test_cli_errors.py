@@ -339,16 +339,31 @@ def test_a_hostile_json_line_is_a_bad_line(hostile: str, implementation: str,
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs /dev/zero")
-@pytest.mark.parametrize("name", ["evaluate", "conformance", "eval", "eval_drift", "segment"])
-def test_an_endless_file_is_refused_by_count(name: str) -> None:
-    # /dev/zero never ends: each command stops reading at its bound (64 MiB),
-    # where it once read until the machine's memory ran out.
-    done = _cli(COMMANDS[name][0], "/dev/zero")
+def test_an_endless_request_is_refused_by_count() -> None:
+    # evaluate reads its request once, so a pipe is fine; /dev/zero never
+    # ends: it stops at its bound (64 MiB), where it once read until the
+    # kernel killed it.
+    done = _cli("evaluate", "/dev/zero")
     assert done.returncode == EXIT_USAGE
-    expected = {"evaluate": "larger than 67,108,864 bytes (the limit)",
-                "conformance": "not a file or folder"}.get(
-        name, "line 1 is longer than 67,108,864 bytes (the limit)")
-    assert _one_line(done.stderr) == f"turnsignal: /dev/zero: {expected}"
+    assert _one_line(done.stderr) == ("turnsignal: /dev/zero: larger than 67,108,864 bytes"
+                                      " (the limit)")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+@pytest.mark.parametrize("name", ["conformance", "eval", "eval_drift", "segment"])
+def test_a_data_file_must_be_a_regular_file(name: str, tmp_path: Path) -> None:
+    # A FIFO without a writer blocked each of these for ever; /dev/zero was
+    # read until memory ran out (or, read once more, never ended).
+    fifo = tmp_path / "cases.jsonl"
+    os.mkfifo(fifo)
+    cases = [(fifo, "a FIFO (named pipe)")]
+    if os.path.exists("/dev/zero"):
+        cases.append((Path("/dev/zero"), "a character device"))
+    for path, kind in cases:
+        done = _cli(COMMANDS[name][0], str(path))
+        assert done.returncode == EXIT_USAGE
+        assert _one_line(done.stderr) == (f"turnsignal: {path}: is {kind}, not a regular file;"
+                                          " data files are read more than once: give a file")
 
 
 def test_a_truncated_gzip_request_log_keeps_the_segments_before_it(tmp_path: Path) -> None:

@@ -10,30 +10,24 @@ that grows while it is read is refused too).
 from __future__ import annotations
 
 import os
-import stat
 
+from .._lines import OPEN_FLAGS, not_regular
 from ..errors import ConfigError, ConfigIssue
 from .bounds import MAX_CONFIG_BYTES
 
 __all__ = ["read_config_file"]
-
-_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
-_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
-          (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
-          (stat.S_ISSOCK, "a socket"))
 
 
 def read_config_file(path: str) -> bytes:
     """The bytes of the configuration file ``path``; ``ConfigError`` naming the
     file when it cannot be read, is not a regular file, or is too large."""
     try:
-        fd = os.open(path, _OPEN_FLAGS)
+        fd = os.open(path, OPEN_FLAGS)
     except OSError as error:
         raise _error(path, f"cannot read the file: {error.strerror or error}") from None
     try:
-        mode = os.fstat(fd).st_mode
-        if not stat.S_ISREG(mode):
-            kind = next((name for test, name in _KINDS if test(mode)), "not a regular file")
+        kind = not_regular(os.fstat(fd).st_mode)
+        if kind is not None:
             raise _error(path, f"is {kind}, not a regular file; give a YAML or JSON file")
         data = _read_at_most(fd, MAX_CONFIG_BYTES + 1)
     except OSError as error:
