@@ -9,18 +9,38 @@ from __future__ import annotations
 
 import logging
 import threading
-from typing import Any, Callable, Optional, Tuple, Union
+from typing import Any, Callable, Mapping, Optional, Tuple, Union
 
 from turnsignal.history_reset import HistoryReset, ResetGate, ResetOutcome
 from turnsignal.router import Router
 from turnsignal.topic_continuity import RESET_RULE, TopicContinuity
 
-__all__ = ["OnOutcome", "ResetStep", "UnsupportedVersionReport"]
+__all__ = ["OnOutcome", "ResetStep", "UnsupportedVersionReport", "checked_signal"]
 
 _log = logging.getLogger("turnsignal")
 
 #: Called with (evaluation, outcome) after every step: content-free values.
 OnOutcome = Callable[[Any, ResetOutcome], None]
+
+
+def checked_signal(signal: Any) -> Union[TopicContinuity, Router]:
+    """An integration's signal, the default (``TopicContinuity([RESET_RULE])``)
+    for None. A value without ``evaluate`` (a ``TopicContinuity``, a
+    ``Router``, or a signal of one's own that evaluates like them) is a
+    ``TypeError`` when the integration is made: at its first request it would
+    only log a warning on every request and never act (a rule mapping such
+    as ``RESET_RULE`` given for the signal, say)."""
+    if signal is None:
+        return TopicContinuity([RESET_RULE])
+    if isinstance(signal, type):
+        raise TypeError("signal must be a turnsignal TopicContinuity or Router, got the class"
+                        f" {signal.__name__} itself; make one: {signal.__name__}(...)")
+    if callable(getattr(signal, "evaluate", None)):
+        return signal  # type: ignore[no-any-return]
+    hint = "; a rule mapping goes inside one: TopicContinuity([rule])" if isinstance(
+        signal, Mapping) else ""
+    raise TypeError("signal must be a turnsignal TopicContinuity or Router, got"
+                    f" {type(signal).__name__}{hint}")
 
 
 _VERSION_CHARS = 32  # a version is a short label; anything longer is not shown
@@ -80,8 +100,12 @@ class ResetStep:
 
     def __init__(self, name: str, signal: Optional[Union[TopicContinuity, Router]],
                  reset: Optional[HistoryReset], on_outcome: Optional[OnOutcome]) -> None:
+        if reset is not None and not isinstance(reset, HistoryReset):
+            raise TypeError(f"reset must be a turnsignal HistoryReset, got {type(reset).__name__}")
+        if on_outcome is not None and not callable(on_outcome):
+            raise TypeError(f"on_outcome must be callable, got {type(on_outcome).__name__}")
         self.name = name
-        self.signal = signal if signal is not None else TopicContinuity([RESET_RULE])
+        self.signal = checked_signal(signal)
         self.reset = reset if reset is not None else HistoryReset()
         self.on_outcome = on_outcome
         self.report = UnsupportedVersionReport(name)

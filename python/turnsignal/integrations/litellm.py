@@ -71,9 +71,9 @@ from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Union
 from turnsignal.errors import WireFormatError
 from turnsignal.history_reset import HistoryReset, ResetOutcome
 from turnsignal.integrations._optional import require
-from turnsignal.integrations._step import UnsupportedVersionReport
+from turnsignal.integrations._step import UnsupportedVersionReport, checked_signal
 from turnsignal.router import Router, RouterEvaluation
-from turnsignal.topic_continuity import RESET_RULE, TopicContinuity
+from turnsignal.topic_continuity import TopicContinuity
 
 _custom_logger = require("litellm.integrations.custom_logger", "litellm")
 
@@ -142,11 +142,16 @@ class TurnsignalLogger(_custom_logger.CustomLogger):  # type: ignore[misc]
                  reset: Optional[HistoryReset] = None, inline_items: int = 8,
                  inline_chars: int = 16384, max_workers: int = 2) -> None:
         super().__init__()
-        self.signal: Signal = signal if signal is not None else TopicContinuity([RESET_RULE])
+        self.signal: Signal = checked_signal(signal)
         if route and not isinstance(self.signal, Router):
             raise TypeError("route=True needs a turnsignal Router (its decisions name models)")
         if reset is not None and not isinstance(reset, HistoryReset):
             raise TypeError("reset must be a turnsignal HistoryReset")
+        for name, value, least in (("inline_items", inline_items, 0),
+                                   ("inline_chars", inline_chars, 0),
+                                   ("max_workers", max_workers, 1)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < least:
+                raise ValueError(f"{name} must be an int of at least {least}")
         self.route = route
         self.reset = reset
         self.inline_items = inline_items
