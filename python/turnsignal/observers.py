@@ -10,14 +10,15 @@ from __future__ import annotations
 import logging
 from typing import Any, Iterable, Optional, Protocol, Tuple
 
-__all__ = ["Observer", "notify"]
+__all__ = ["HOOKS", "Observer", "as_tuple", "notify"]
 
 _log = logging.getLogger("turnsignal")
 
 
 class Observer(Protocol):
-    """What an observer may implement (each method is optional: ``notify``
-    calls the ones it has). The hook lies below the signals it observes, so
+    """What an observer may implement: at least one of ``HOOKS``
+    (``on_conversation(results, request_id)`` is a ``Router``'s); ``notify``
+    calls the ones it has. The hook lies below the signals it observes, so
     it names their values only in words: ``evaluation`` is a
     ``turnsignal.TopicContinuityEvaluation``."""
 
@@ -40,5 +41,21 @@ def notify(observers: Tuple[Any, ...], method: str, *args: Any) -> None:
                                 "error_type": type(error).__name__})
 
 
+#: The hooks an observer may implement (``notify`` calls the ones it has).
+HOOKS = ("on_topic_continuity", "on_conversation")
+
+
 def as_tuple(observers: Optional[Iterable[Any]]) -> Tuple[Any, ...]:
-    return tuple(observers) if observers is not None else ()
+    """The observers, checked when the signal is made: each an instance with
+    at least one hook. A class given for an instance would fail on every
+    request, and a value with no hook (a stray string, a misspelt method)
+    would do nothing, both silently: each is a ``TypeError`` here."""
+    found = tuple(observers) if observers is not None else ()
+    for observer in found:
+        if isinstance(observer, type):
+            raise TypeError(f"an observer must be an instance, got the class {observer.__name__}"
+                            f" itself; make one: {observer.__name__}(...)")
+        if not any(callable(getattr(observer, hook, None)) for hook in HOOKS):
+            raise TypeError(f"an observer must have {' or '.join(HOOKS)}, got"
+                            f" {type(observer).__name__}")
+    return found
