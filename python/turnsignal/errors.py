@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Sequence
 
 __all__ = ["ConfigError", "ConfigIssue", "InputFileError", "TurnsignalError",
-           "WireFormatError", "unreadable"]
+           "WireFormatError", "refuse_class", "unreadable"]
 
 
 class TurnsignalError(Exception):
@@ -30,6 +30,14 @@ def unreadable(error: BaseException, path: str = "") -> WireFormatError:
     """A caller's object raised while being read (at ``path``): the error
     names its type only, never what it said."""
     return WireFormatError(path, f"could not be read ({type(error).__name__})")
+
+
+def refuse_class(value: object, expected: str) -> None:
+    """A class handed over where an instance of it belongs (an observer, a
+    signal) is a ``TypeError`` saying so; anything else passes."""
+    if isinstance(value, type):
+        raise TypeError(f"{expected}, got the class {value.__name__} itself;"
+                        f" make one: {value.__name__}(...)")
 
 
 class ConfigIssue:

@@ -10,6 +10,8 @@ from __future__ import annotations
 import logging
 from typing import Any, Iterable, Optional, Protocol, Tuple
 
+from turnsignal.errors import refuse_class
+
 __all__ = ["HOOKS", "Observer", "as_tuple", "notify"]
 
 _log = logging.getLogger("turnsignal")
@@ -52,9 +54,7 @@ def as_tuple(observers: Optional[Iterable[Any]]) -> Tuple[Any, ...]:
     would do nothing, both silently: each is a ``TypeError`` here."""
     found = tuple(observers) if observers is not None else ()
     for observer in found:
-        if isinstance(observer, type):
-            raise TypeError(f"an observer must be an instance, got the class {observer.__name__}"
-                            f" itself; make one: {observer.__name__}(...)")
+        refuse_class(observer, "an observer must be an instance")
         if not any(callable(getattr(observer, hook, None)) for hook in HOOKS):
             raise TypeError(f"an observer must have {' or '.join(HOOKS)}, got"
                             f" {type(observer).__name__}")

@@ -11,6 +11,7 @@ import logging
 import threading
 from typing import Any, Callable, Mapping, Optional, Tuple, Union
 
+from turnsignal.errors import refuse_class
 from turnsignal.history_reset import HistoryReset, ResetGate, ResetOutcome
 from turnsignal.router import Router
 from turnsignal.topic_continuity import RESET_RULE, TopicContinuity
@@ -24,17 +25,15 @@ OnOutcome = Callable[[Any, ResetOutcome], None]
 
 
 def checked_signal(signal: Any) -> Union[TopicContinuity, Router]:
-    """An integration's signal, the default (``TopicContinuity([RESET_RULE])``)
-    for None. A value without ``evaluate`` (a ``TopicContinuity``, a
-    ``Router``, or a signal of one's own that evaluates like them) is a
-    ``TypeError`` when the integration is made: at its first request it would
-    only log a warning on every request and never act (a rule mapping such
-    as ``RESET_RULE`` given for the signal, say)."""
+    """An integration's signal: the default (``TopicContinuity([RESET_RULE])``)
+    for None; a ``TopicContinuity``, a ``Router`` or a signal of one's own
+    with ``evaluate`` as given. Anything else (a rule mapping such as
+    ``RESET_RULE``, a class) is a ``TypeError`` when the integration is made:
+    at its first request it would only log a warning on every request and
+    never act."""
     if signal is None:
         return TopicContinuity([RESET_RULE])
-    if isinstance(signal, type):
-        raise TypeError("signal must be a turnsignal TopicContinuity or Router, got the class"
-                        f" {signal.__name__} itself; make one: {signal.__name__}(...)")
+    refuse_class(signal, "signal must be a turnsignal TopicContinuity or Router")
     if callable(getattr(signal, "evaluate", None)):
         return signal  # type: ignore[no-any-return]
     hint = "; a rule mapping goes inside one: TopicContinuity([rule])" if isinstance(
