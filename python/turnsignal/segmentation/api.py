@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from typing import Any, List, Optional, Sequence, Tuple
 
+from turnsignal import _hotpath
 from turnsignal.segmentation.evaluator import HISTORY_MODES, judge_with_evaluator
 from turnsignal.segmentation.jaccard import DEFAULT_THRESHOLD, judge_with_jaccard
 from turnsignal.segmentation.model import START, Judgement, Segment, Segmentation
@@ -63,7 +64,7 @@ class Segmenter:
     threads. ``Segmenter(...).segment(x)`` is ``turnsignal.segment(x, ...)``
     without validating the rule again for every conversation."""
 
-    __slots__ = ("_signal", "history", "method", "rule", "threshold")
+    __slots__ = ("_implementation", "_signal", "history", "method", "rule", "threshold")
 
     def __init__(self, *, method: str = "lexical.1", rule: Any = None,
                  threshold: Optional[float] = None, history: str = "segment",
@@ -74,12 +75,16 @@ class Segmenter:
             raise ValueError(f"history must be one of {', '.join(HISTORY_MODES)}")
         self._signal = None if self.method == JACCARD else build_signal(
             self.method, rule, implementation)
+        if self._signal is None:
+            _hotpath.load(implementation)  # checked as the evaluators check it
+        # A request or neutral messages are decoded by the same implementation.
+        self._implementation = implementation
         self.threshold: Optional[float] = limit if self._signal is None else None
         self.history: Optional[str] = None if self._signal is None else history
         self.rule: Optional[str] = None if self._signal is None else self._signal.rules[0].name
 
     def segment(self, session: Any, *, format: str = "auto") -> Segmentation:
-        source = segment_input(session, format)
+        source = segment_input(session, format, self._implementation)
         if self._signal is None:
             assert self.threshold is not None
             judgements = judge_with_jaccard(source.messages, source.kinds, source.judged,
@@ -106,7 +111,10 @@ def segment(session: Any, *, method: str = "lexical.1", rule: Any = None,
 
     ``session``: a ``turnsignal.sessions.Session`` (a Claude Code log, or a
     request read from a file), a ``Conversation``, a sequence of neutral
-    ``Message`` values, or a request body in any wire format (``format``).
+    ``Message`` values (read by the neutral format's decoder: a role or block
+    type may be given as its string, text as a plain string; anything it
+    cannot read is a ``WireFormatError`` naming where), or a request body in
+    any wire format (``format``).
 
     ``method``: an evaluator version (default ``"lexical.1"``; any version
     the configuration accepts) — each turn is evaluated against the history
