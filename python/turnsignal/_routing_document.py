@@ -20,7 +20,7 @@ from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Set
 from .config.loader import load_routing, source_prefix
 from .config.names import name_problem
 from .conversation.rules import type_name
-from .errors import ConfigError, ConfigIssue
+from .errors import ConfigError, ConfigIssue, unreadable_issue
 
 __all__ = ["Located", "RoutingDocument", "is_fragment_list", "load_document"]
 
@@ -65,7 +65,7 @@ def _load(source: Any, issues: List[ConfigIssue]) -> Optional[Mapping[str, Any]]
     except ConfigError as error:
         issues.extend(error.issues)
     except Exception as error:  # a caller's mapping that raises on access, ...
-        issues.append(ConfigIssue("routing", f"could not be read ({type(error).__name__})"))
+        issues.append(unreadable_issue(error, "routing"))
     return None
 
 

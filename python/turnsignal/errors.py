@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Callable, Sequence, TypeVar
+
+_T = TypeVar("_T")
 
 __all__ = ["ConfigError", "ConfigIssue", "InputFileError", "TurnsignalError",
-           "WireFormatError", "refuse_class", "unreadable"]
+           "WireFormatError", "config_read", "refuse_class", "unreadable", "unreadable_issue"]
 
 
 class TurnsignalError(Exception):
@@ -72,6 +74,25 @@ class ConfigError(TurnsignalError, ValueError):
         if not self.issues:
             raise ValueError("ConfigError needs at least one issue")
         super().__init__("\n".join(str(issue) for issue in self.issues))
+
+
+def unreadable_issue(error: BaseException, path: str) -> ConfigIssue:
+    """A configuration value of the caller's raised while being read (a
+    mapping that fails on access, an int too long to format): the issue names
+    its type only, never what it said."""
+    return ConfigIssue(path, f"could not be read ({type(error).__name__})")
+
+
+def config_read(parse: Callable[[Any], _T], source: Any, path: str) -> _T:
+    """``parse(source)``, where anything but a ``ConfigError`` becomes a
+    ``ConfigError`` at ``path`` too: configuration problems have one
+    exception type."""
+    try:
+        return parse(source)
+    except ConfigError:
+        raise
+    except Exception as error:
+        raise ConfigError([unreadable_issue(error, path)]) from None
 
 
 class InputFileError(TurnsignalError, ValueError):

@@ -43,7 +43,7 @@ from .decisions import (
     evaluate_decisions,
     external_sets,
 )
-from .errors import ConfigError, ConfigIssue, WireFormatError
+from .errors import ConfigError, ConfigIssue, WireFormatError, config_read, unreadable_issue
 from .observers import as_tuple, notify
 from .topic_continuity import Reason, TopicContinuity, TopicContinuityEvaluation
 from .topic_continuity.plan import fallback_run
@@ -133,7 +133,7 @@ def _topic_rules(parts: List[Tuple[str, Any]], issues: List[ConfigIssue],
             issues.extend(error.issues)
             continue
         except Exception as error:  # a hostile value: still a configuration problem
-            issues.append(ConfigIssue(path, f"could not be read ({type(error).__name__})"))
+            issues.append(unreadable_issue(error, path))
             continue
         for index, rule in enumerate(parsed):
             where = f"{path}[{index}]"
@@ -178,16 +178,13 @@ class _Parts:
 
 def _gather(source: Any, external: FrozenSet[str]) -> Tuple[RoutingDocument, _Parts]:
     """Load and validate; anything but a ``ConfigError`` (a caller's mapping
-    that raises on access, a pathologically deep value, ...) becomes one too:
-    configuration problems have one exception type."""
-    try:
-        document = load_document(source)
+    that raises on access, a pathologically deep value, ...) becomes one too
+    (``config_read``)."""
+    def gather(value: Any) -> Tuple[RoutingDocument, _Parts]:
+        document = load_document(value)
         return document, _Parts(document, external)
-    except ConfigError:
-        raise
-    except Exception as error:
-        problem = f"could not be read ({type(error).__name__})"
-        raise ConfigError([ConfigIssue("routing", problem)]) from None
+
+    return config_read(gather, source, "routing")
 
 
 class Router:

@@ -490,3 +490,10 @@ def test_malformed_messages_raise(hotpath: ModuleType) -> None:
     # Not a message (no ``role``): an AttributeError in both.
     with pytest.raises(AttributeError):
         compute_facts(Conversation((("user",),)), hotpath)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("value", [None, {"messages": []}, [Message(Role.USER, ())], "text"])
+def test_compute_facts_takes_a_conversation(value: Any, hotpath: ModuleType) -> None:
+    # It was an AttributeError ('dict' object has no attribute 'messages').
+    with pytest.raises(TypeError, match=r"compute_facts needs a Conversation .* got "):
+        compute_facts(value, hotpath)

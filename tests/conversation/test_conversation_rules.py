@@ -278,3 +278,32 @@ def test_valid_rules_round_trip_and_are_not_mutated() -> None:
     assert parsed[0] == ConversationRule("multi", "count", "message", "user", Predicate(gte=2.0))
     assert parse_conversation_rules([rule.to_dict() for rule in parsed]) == parsed
     assert ConversationSignal(parsed).rules == parsed
+
+
+def test_a_rule_mapping_that_fails_when_read_is_a_config_error() -> None:
+    """A caller's mapping that raises on access was the caller's own
+    exception out of ``ConversationSignal`` (``Router`` and
+    ``TopicContinuity`` already made it a ``ConfigError``)."""
+    secret = "sk-the-callers-secret"
+
+    class Failing(dict):
+        def __getitem__(self, key: Any) -> Any:
+            raise RuntimeError(secret)
+
+        def get(self, key: Any, default: Any = None) -> Any:
+            raise RuntimeError(secret)
+
+    for rules in ([Failing(name="c")], [_count("a", "message"), Failing(name="c")]):
+        with pytest.raises(ConfigError) as raised:
+            ConversationSignal(rules)
+        assert str(raised.value) == "routing.signals.conversation: could not be read (RuntimeError)"
+        assert secret not in str(raised.value) and raised.value.__cause__ is None
+    with pytest.raises(ConfigError, match=r"^rules: could not be read"):
+        ConversationSignal([Failing(name="c")], path="rules")
+
+
+def test_evaluate_facts_takes_facts() -> None:
+    signal = ConversationSignal([_count("multi", "message", "user", gte=2)])
+    for value in (None, {"user_messages": 2}, _OPENAI):
+        with pytest.raises(TypeError, match="facts must be ConversationFacts"):
+            signal.evaluate_facts(value)  # type: ignore[arg-type]

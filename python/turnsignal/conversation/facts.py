@@ -72,6 +72,9 @@ def compute_facts(conversation: Conversation,
     running the pass; ``None`` means the environment's choice
     (``turnsignal._hotpath.default_module()``). Both give identical facts.
     """
+    if not isinstance(conversation, Conversation):
+        raise TypeError(f"compute_facts needs a Conversation (turnsignal.decode(request)),"
+                        f" got {type(conversation).__name__}")
     module = _hotpath.default_module() if hotpath is None else hotpath
     return ConversationFacts(*_facts.facts_of(conversation, module.count_facts,
                                               MAX_REQUEST_VALUES))

@@ -17,6 +17,7 @@ from typing import (
 )
 
 from .. import _hotpath, wire
+from ..errors import config_read
 from ..wire import check_format
 from .facts import ConversationFacts
 from .rules import ConversationRule, parse_conversation_rules
@@ -100,7 +101,9 @@ class ConversationSignal:
 
     def __init__(self, rules: Optional[Sequence[Union[Mapping[str, Any], ConversationRule]]]
                  = None, *, path: str = "routing.signals.conversation") -> None:
-        self.rules: Tuple[ConversationRule, ...] = parse_conversation_rules(rules, path=path)
+        # A caller's mapping that fails when read is a ConfigError too.
+        self.rules: Tuple[ConversationRule, ...] = config_read(
+            lambda value: parse_conversation_rules(value, path=path), rules, path)
 
     def evaluate(self, request: Any, format: str = "auto") -> ConversationResults:
         """Count the facts of ``request`` (every message, no text read) and
@@ -110,6 +113,11 @@ class ConversationSignal:
         return self.evaluate_facts(ConversationFacts(*counted[0]))
 
     def evaluate_facts(self, facts: ConversationFacts) -> ConversationResults:
+        """Evaluate every rule on ``facts`` (``compute_facts``, or a request's
+        as ``evaluate`` counts them)."""
+        if not isinstance(facts, ConversationFacts):
+            raise TypeError(f"facts must be ConversationFacts (compute_facts(conversation)),"
+                            f" got {type(facts).__name__}")
         return ConversationResults(rule_value(rule, facts) for rule in self.rules)
 
     def __repr__(self) -> str:

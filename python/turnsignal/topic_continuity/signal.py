@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import os
 import time
-from typing import Any, Callable, Iterable, Mapping, Optional, Sequence, Tuple, TypeVar, Union
+from typing import Any, Iterable, Mapping, Optional, Sequence, Tuple, Union
 
 from turnsignal import _hotpath, wire
 from turnsignal._provenance import Provenance, capture
@@ -17,7 +17,7 @@ from turnsignal.config import (
     parse_topic_continuity_rules,
 )
 from turnsignal.config.loader import source_prefix
-from turnsignal.errors import ConfigError, ConfigIssue, WireFormatError
+from turnsignal.errors import ConfigError, ConfigIssue, WireFormatError, config_read
 from turnsignal.model import Message
 from turnsignal.observers import as_tuple, notify
 from turnsignal.topic_continuity.evaluation import TopicContinuityEvaluation
@@ -37,21 +37,7 @@ _log = logging.getLogger("turnsignal")
 _CONCRETE = frozenset(FORMATS)
 
 RuleSpec = Union[Mapping[str, Any], TopicContinuityRule]
-_T = TypeVar("_T")
 _RULES_PATH = "routing.signals.topic_continuity"
-
-
-def _validated(parse: Callable[[Any], _T], source: Any) -> _T:
-    """``parse(source)``, where anything but a ``ConfigError`` (a caller's
-    mapping that raises on access, an int too long to format, ...) becomes a
-    ``ConfigError`` too: configuration problems have one exception type."""
-    try:
-        return parse(source)
-    except ConfigError:
-        raise
-    except Exception as error:
-        problem = f"could not be read ({type(error).__name__})"
-        raise ConfigError([ConfigIssue(_RULES_PATH, problem)]) from None
 
 
 def _eval_config(rule: TopicContinuityRule) -> EvaluatorConfig:
@@ -78,7 +64,7 @@ class TopicContinuity:
                  implementation: Optional[str] = None,
                  observers: Optional[Iterable[Any]] = None) -> None:
         parsed = (default_rules() if rules is None
-                  else _validated(parse_topic_continuity_rules, rules))
+                  else config_read(parse_topic_continuity_rules, rules, _RULES_PATH))
         self._init(parsed, implementation, observers)
 
     def _init(self, rules: Tuple[TopicContinuityRule, ...], implementation: Optional[str],
@@ -96,7 +82,7 @@ class TopicContinuity:
         topic_continuity: [...]``), the ``routing`` mapping, or a bare list.
         Raises ``ConfigError`` listing every problem (naming the file, when
         ``source`` is one), and when the document holds no rule at all."""
-        rules = _validated(load_topic_continuity_rules, source)
+        rules = config_read(load_topic_continuity_rules, source, _RULES_PATH)
         if not rules:
             # An empty evaluator would answer nothing, silently: a misplaced
             # or misspelt list must not look like a working configuration.
