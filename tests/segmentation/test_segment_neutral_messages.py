@@ -91,7 +91,7 @@ def test_every_kind_of_block_survives_the_reading(implementation: str) -> None:
     read = turnsignal.segment(list(conversation.messages), implementation=implementation)
     assert [(part.first, part.reason) for part in read] == [(0, "start"),
                                                            (4, "change_explicit_marker")]
-    extra = list(conversation.messages) + [Message(Role.USER, (OtherBlock(),) + _text(LIVE))]
+    extra = [*conversation.messages, Message(Role.USER, (OtherBlock(), *_text(LIVE)))]
     assert len(turnsignal.segment(extra, implementation=implementation).judgements) == 3
 
 
