@@ -12,9 +12,10 @@ objects per message.
 
 from __future__ import annotations
 
-from typing import List, NamedTuple, Sequence, Tuple
+from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from turnsignal._text import byte_prefix, byte_suffix, is_blank, utf8_len
+from turnsignal.errors import WireFormatError, unreadable
 from turnsignal.model import OPAQUE_TYPES, BlockType, Message, Role
 
 __all__ = [
@@ -92,12 +93,65 @@ class Doc:
 
 
 def messages_doc(messages: Sequence[Message]) -> Doc:
-    """The ``Doc`` of already-decoded neutral messages (``window_doc``)."""
-    return window_doc(messages)
+    """The ``Doc`` of already-decoded neutral messages (``window_doc``),
+    each message of the window checked (``check_message``)."""
+    return window_doc(messages, check=check_message)
+
+
+#: The string fields the evaluator reads, per block type (``check_message``).
+_STRINGS: Dict[BlockType, Tuple[str, ...]] = {
+    BlockType.TEXT: ("text",), BlockType.TOOL_CALL: ("id", "name"),
+    BlockType.TOOL_RESULT: ("call_id",)}
+
+
+def check_message(message: Any, at: int) -> None:
+    """Message ``at`` of a caller's sequence is a neutral message as the
+    evaluator reads it (``rust/src/python/messages.rs`` checks the same, in
+    the same order): a ``Role`` member, content a list or tuple of blocks
+    whose ``type`` is a ``BlockType`` member, strings where it reads text or
+    ids. Anything else is a ``WireFormatError`` naming where: compared by
+    identity, a role written ``"user"`` left its message out of every turn,
+    and a block type written ``"text"`` hid its text, without a word."""
+    path = f"[{at}]"
+    try:
+        role, content = message.role, message.content
+    except Exception as error:
+        raise unreadable(error, path) from None
+    if type(role) is not Role:
+        raise WireFormatError(f"{path}.role", "expected a member of turnsignal.model.Role, got "
+                              + type(role).__name__)
+    if not isinstance(content, (list, tuple)):
+        raise WireFormatError(f"{path}.content", "expected a list or tuple of blocks, got "
+                              + type(content).__name__)
+    for position in range(len(content)):  # by index, as the native twin reads it
+        _check_block(content[position], f"{path}.content[{position}]")
+
+
+def _check_block(block: Any, path: str) -> None:
+    try:
+        kind = block.type
+    except Exception as error:
+        raise unreadable(error, path) from None
+    if type(kind) is not BlockType:
+        raise WireFormatError(f"{path}.type", "expected a member of turnsignal.model.BlockType,"
+                              " got " + type(kind).__name__)
+    for name in _STRINGS.get(kind, ()):
+        try:
+            value = getattr(block, name)
+        except Exception as error:
+            raise unreadable(error, f"{path}.{name}") from None
+        if not isinstance(value, str):
+            raise WireFormatError(f"{path}.{name}", "expected a str, got " + type(value).__name__)
+    if kind is _TOOL_CALL:
+        try:
+            bool(block.arguments)  # read for its presence, as the native twin does
+        except Exception as error:
+            raise unreadable(error, f"{path}.arguments") from None
 
 
 def window_doc(messages: Sequence[Message], truncated: bool = False,
-               history_available: bool = True, format: str = "neutral") -> Doc:
+               history_available: bool = True, format: str = "neutral",
+               check: Optional[Callable[[Any, int], None]] = None) -> Doc:
     """The window the evaluator may visit: walking from the newest message,
     the one that makes the count reach 512 messages or 4,096 blocks is the
     first (and cannot itself be visited); ``truncated`` means decoding
@@ -106,6 +160,8 @@ def window_doc(messages: Sequence[Message], truncated: bool = False,
     index = len(messages)
     while index > 0:
         index -= 1
+        if check is not None:  # a caller's messages, each checked before it is read
+            check(messages[index], index)
         count += 1
         blocks += len(messages[index].content)
         if blocks >= MAX_CONTENT_BLOCKS:

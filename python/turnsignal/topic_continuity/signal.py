@@ -151,12 +151,19 @@ class TopicContinuity:
                           request_id: Optional[str] = None,
                           format: str = "neutral") -> TopicContinuityEvaluation:
         """Evaluate already-decoded neutral messages (``turnsignal.model``);
-        ``format`` only labels the evaluation (the wire format they came from)."""
+        ``format`` only labels the evaluation (the wire format they came from).
+        A message of the window the evaluator reads that is not one (a role
+        or block type that is no member of ``Role`` / ``BlockType``, content
+        that is no list or tuple of blocks, text or an id that is no str) is
+        a ``WireFormatError`` naming it (``[3].role``); ``decode`` reads
+        messages written as a request's."""
         check_arguments(history_available, deadline, cancel)
         started_ns = time.time_ns()
         try:
             doc = self._hotpath.messages_doc(messages)
-        except Exception as error:  # not neutral messages: the caller's bug
+        except WireFormatError:
+            raise
+        except Exception as error:  # not a sequence of messages: the caller's bug
             _log.warning("topic_continuity_internal_error",
                          extra={"error_type": type(error).__name__})
             return self._finish(fallback_run(self._plan, Reason.INTERNAL_ERROR), format,

@@ -25,7 +25,7 @@ use super::{panic_message, NativeError};
 static WIRE_FORMAT_ERROR: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 
 /// `turnsignal.WireFormatError(path, problem)`.
-fn wire_format_error(py: Python<'_>, path: String, problem: String) -> PyErr {
+pub(crate) fn wire_format_error(py: Python<'_>, path: String, problem: String) -> PyErr {
     let class = WIRE_FORMAT_ERROR.get_or_try_init(py, || -> PyResult<_> {
         Ok(py
             .import("turnsignal.errors")?

@@ -5,15 +5,23 @@
 //! members of `Role` and `BlockType`, exactly as the reference does. For the
 //! model's own `NamedTuple` classes the attribute is read at its position in
 //! the class's `_fields`, looked up once (no position is written here).
+//!
+//! The evaluator's `Doc` checks each message of its window as
+//! `turnsignal._reference.doc.check_message` does, in the same order: a
+//! role or block type that is no member, content that is no list or tuple,
+//! or a field read as a string that is none is a `WireFormatError` naming
+//! where (compared by identity, a role written "user" left its message out
+//! of every turn, without a word).
 
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyString, PyTuple};
+use pyo3::types::{PyList, PyString, PyTuple};
 
 use crate::request::model::{MAX_CONTENT_BLOCKS, MAX_SCAN_MESSAGES};
 use crate::request::{Block, BlockKind, Collector, Role, Sink};
 
+use super::decode::wire_format_error;
 use super::doc::Doc;
 
 /// The members of `Role` and `BlockType`, by identity, and where the
@@ -148,49 +156,124 @@ impl Members {
             .map(|(_, r)| *r)
     }
 
-    fn kind(&self, v: &Bound<'_, PyAny>) -> BlockKind {
+    fn kind(&self, v: &Bound<'_, PyAny>) -> Option<BlockKind> {
         self.kinds
             .iter()
             .find(|(m, _)| m.as_ptr() == v.as_ptr())
-            .map_or(BlockKind::Other, |(_, k)| *k)
+            .map(|(_, k)| *k)
     }
 }
 
-/// A string field of a block; anything else is a `TypeError` (the neutral
-/// model holds strings).
+/// The name of a value's type (never the value: it may be conversation text).
+fn type_name(value: &Bound<'_, PyAny>) -> String {
+    value
+        .get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_else(|_| "object".into())
+}
+
+/// A caller's object at `path` raised while being read: its type only.
+fn unreadable(py: Python<'_>, error: PyErr, path: String) -> PyErr {
+    let name = error
+        .get_type(py)
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_else(|_| "Exception".into());
+    wire_format_error(py, path, format!("could not be read ({name})"))
+}
+
+/// `problem` about the value at `path`, naming its type.
+fn expected(py: Python<'_>, path: String, what: &str, value: &Bound<'_, PyAny>) -> PyErr {
+    wire_format_error(
+        py,
+        path,
+        format!("expected {what}, got {}", type_name(value)),
+    )
+}
+
+/// Where a block is: block `block` of message `message`'s content. Written
+/// out (`[i].content[j]`) only for an error: a valid block costs nothing.
+#[derive(Clone, Copy)]
+struct BlockAt {
+    message: usize,
+    block: usize,
+}
+
+impl std::fmt::Display for BlockAt {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "[{}].content[{}]", self.message, self.block)
+    }
+}
+
+/// A string field of a block at `path`.
 fn string_field(
+    py: Python<'_>,
     block: &Bound<'_, PyAny>,
     name: &Bound<'_, PyString>,
+    path: BlockAt,
 ) -> PyResult<Option<Py<PyAny>>> {
-    let value = block.getattr(name)?;
+    let at = || format!("{path}.{name}");
+    let value = block.getattr(name).map_err(|e| unreadable(py, e, at()))?;
     if !value.is_instance_of::<PyString>() {
-        return Err(pyo3::exceptions::PyTypeError::new_err(format!(
-            "a block field must be a str, not {}",
-            value.get_type().name()?
-        )));
+        return Err(expected(py, at(), "a str", &value));
     }
     Ok(Some(value.unbind()))
 }
 
-fn read_block(py: Python<'_>, m: &Members, block: &Bound<'_, PyAny>) -> PyResult<Block<Py<PyAny>>> {
-    let kind = m.kind(&m.block_type(py, block)?);
+/// One block of the window, at `path`.
+fn read_block(
+    py: Python<'_>,
+    m: &Members,
+    block: &Bound<'_, PyAny>,
+    path: BlockAt,
+) -> PyResult<Block<Py<PyAny>>> {
+    let kind = m
+        .block_type(py, block)
+        .map_err(|e| unreadable(py, e, path.to_string()))?;
+    let Some(kind) = m.kind(&kind) else {
+        let what = "a member of turnsignal.model.BlockType";
+        return Err(expected(py, format!("{path}.type"), what, &kind));
+    };
     Ok(match kind {
-        BlockKind::Text => Block::text(kind, string_field(block, intern!(py, "text"))?),
+        BlockKind::Text => Block::text(kind, string_field(py, block, intern!(py, "text"), path)?),
         BlockKind::ToolCall => {
-            let arguments = block.getattr(intern!(py, "arguments"))?;
-            let has = arguments.is_truthy()?;
-            Block::tool_call(
-                string_field(block, intern!(py, "id"))?,
-                string_field(block, intern!(py, "name"))?,
-                None,
-                has,
-            )
+            let id = string_field(py, block, intern!(py, "id"), path)?;
+            let name = string_field(py, block, intern!(py, "name"), path)?;
+            let has = block
+                .getattr(intern!(py, "arguments"))
+                .and_then(|arguments| arguments.is_truthy())
+                .map_err(|e| unreadable(py, e, format!("{path}.arguments")))?;
+            Block::tool_call(id, name, None, has)
         }
-        BlockKind::ToolResult => {
-            Block::tool_result(string_field(block, intern!(py, "call_id"))?, Vec::new())
-        }
+        BlockKind::ToolResult => Block::tool_result(
+            string_field(py, block, intern!(py, "call_id"), path)?,
+            Vec::new(),
+        ),
         other => Block::of(other),
     })
+}
+
+/// Message `index`'s role and content, checked: a `Role` member and a list
+/// or tuple.
+fn read_message<'py>(
+    py: Python<'py>,
+    m: &Members,
+    message: &Bound<'py, PyAny>,
+    index: usize,
+) -> PyResult<(Role, Bound<'py, PyAny>)> {
+    let (role, content) = m
+        .message(py, message)
+        .map_err(|e| unreadable(py, e, format!("[{index}]")))?;
+    let Some(role) = m.role(&role) else {
+        let what = "a member of turnsignal.model.Role";
+        return Err(expected(py, format!("[{index}].role"), what, &role));
+    };
+    if !(content.is_instance_of::<PyList>() || content.is_instance_of::<PyTuple>()) {
+        let what = "a list or tuple of blocks";
+        return Err(expected(py, format!("[{index}].content"), what, &content));
+    }
+    Ok((role, content))
 }
 
 /// The evaluator's `Doc` of neutral messages: only the newest ones its
@@ -203,12 +286,15 @@ pub fn messages_doc(py: Python<'_>, messages: &Bound<'_, PyAny>) -> PyResult<Doc
     let (mut seen, mut blocks) = (0usize, 0usize);
     for index in (0..total).rev() {
         let message = messages.get_item(index)?;
-        let (role, content) = m.message(py, &message)?;
-        let role = m.role(&role).unwrap_or(Role::System); // no member: a message that is no turn
+        let (role, content) = read_message(py, m, &message, index)?;
         out.begin(role, false);
         let count = content.len()?;
         for position in 0..count {
-            let block = read_block(py, m, &content.get_item(position)?)?;
+            let path = BlockAt {
+                message: index,
+                block: position,
+            };
+            let block = read_block(py, m, &content.get_item(position)?, path)?;
             let _ = out.add(block);
         }
         let _ = out.end();
@@ -245,7 +331,11 @@ pub fn count_facts<'py>(
             None => {}
         }
         for block in content.try_iter()? {
-            let kind = m.kind(&m.block_type(py, &block?)?);
+            // No member: a block that counts for nothing (`compute_facts`
+            // reads decoded conversations).
+            let kind = m
+                .kind(&m.block_type(py, &block?)?)
+                .unwrap_or(BlockKind::Other);
             match (role, kind) {
                 (Some(Role::Assistant), BlockKind::ToolCall) => n[calls] += 1,
                 (Some(Role::User), BlockKind::Image) => n[images] += 1,
