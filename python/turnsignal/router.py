@@ -269,8 +269,8 @@ class Router:
         try:
             return self._hotpath.request_facts(  # type: ignore[no-any-return]
                 request, format, wire.MAX_REQUEST_VALUES, seconds(deadline), cancel)
-        except WireFormatError:
-            raise
+        except WireFormatError as error:
+            raise wire.explained(error, request) from None
         except Exception as error:  # cancel.is_set() raised, or a bug
             _log.warning("router_internal_error", extra={"error_type": type(error).__name__})
             return None

@@ -17,7 +17,7 @@ from typing import (
 )
 
 from .. import _hotpath, wire
-from ..errors import config_read
+from ..errors import WireFormatError, config_read
 from ..wire import check_format
 from .facts import ConversationFacts
 from .rules import ConversationRule, parse_conversation_rules
@@ -109,7 +109,11 @@ class ConversationSignal:
         """Count the facts of ``request`` (every message, no text read) and
         evaluate every rule. Raises ``WireFormatError`` for a bad request."""
         check_format(format)
-        counted = _hotpath.default_module().request_facts(request, format, wire.MAX_REQUEST_VALUES)
+        try:
+            counted = _hotpath.default_module().request_facts(request, format,
+                                                              wire.MAX_REQUEST_VALUES)
+        except WireFormatError as error:
+            raise wire.explained(error, request) from None
         return self.evaluate_facts(ConversationFacts(*counted[0]))
 
     def evaluate_facts(self, facts: ConversationFacts) -> ConversationResults:

@@ -130,8 +130,8 @@ class TopicContinuity:
             doc = self._hotpath.evaluation_doc(request, format, wire.MAX_EVALUATION_VALUES,
                                                None if deadline is None else seconds(deadline),
                                                cancel)
-        except WireFormatError:
-            raise
+        except WireFormatError as error:
+            raise wire.explained(error, request) from None
         except Exception as error:  # cancel.is_set() raised, or a bug
             _log.warning("topic_continuity_internal_error",
                          extra={"error_type": type(error).__name__})

@@ -27,10 +27,10 @@ from turnsignal._reference.request import (
     detect_format,
 )
 from turnsignal.errors import WireFormatError
-from turnsignal.model import Conversation
+from turnsignal.model import Conversation, Message
 
 __all__ = ["COUNT", "FORMATS", "FULL", "LEAN", "MAX_EVALUATION_VALUES", "MAX_REQUEST_VALUES",
-           "Decoded", "check_format", "decode", "decode_reference", "detect"]
+           "Decoded", "check_format", "decode", "decode_reference", "detect", "explained"]
 
 FORMATS = ("auto", "openai", "anthropic", "responses", "neutral")
 
@@ -66,6 +66,24 @@ def _checked_cap(name: str, value: Optional[int]) -> Optional[int]:
     return min(int(value), MAX_REQUEST_VALUES + 1)
 
 
+def explained(error: WireFormatError, request: Any) -> WireFormatError:
+    """``error``, unless the request is the neutral model itself: a decoded
+    ``Conversation`` or a list of ``Message`` values handed over as a body.
+    Read as a bare list of messages, that got an error about one of its
+    fields ("[7]: expected a mapping, got int"); this one says what was
+    given and what to call instead. Only on the error path: it costs a
+    valid request nothing."""
+    if isinstance(request, Conversation):
+        given = "a decoded Conversation"
+    elif (type(request) is list or type(request) is tuple) and request and isinstance(
+            request[-1], Message):
+        given = "a list of neutral Message values"
+    else:
+        return error
+    return WireFormatError("", f"{given} is not a request body: give the request itself,"
+                               " or the messages to evaluate_messages or segment")
+
+
 def detect(request: Any) -> str:
     """The concrete format ``format="auto"`` picks for ``request``:
     ``openai``, ``anthropic`` or ``responses``. Never raises."""
@@ -92,11 +110,15 @@ def decode(request: Any, format: str = "auto", *, tail_messages: Optional[int] =
     tail_messages = _checked_cap("tail_messages", tail_messages)
     tail_blocks = _checked_cap("tail_blocks", tail_blocks)
     module = _hotpath.load(implementation)[1]
-    if hasattr(module, "decode_request"):
-        from ._native import native_conversation
+    try:
+        if hasattr(module, "decode_request"):
+            from ._native import native_conversation
 
-        return native_conversation(module, request, format, MAX_REQUEST_VALUES, tail_messages,
-                                   tail_blocks)
-    return decode_reference(request, format, FULL, MAX_REQUEST_VALUES,
-                            tail_messages=tail_messages, tail_blocks=tail_blocks).conversation
+            return native_conversation(module, request, format, MAX_REQUEST_VALUES,
+                                       tail_messages, tail_blocks)
+        return decode_reference(request, format, FULL, MAX_REQUEST_VALUES,
+                                tail_messages=tail_messages,
+                                tail_blocks=tail_blocks).conversation
+    except WireFormatError as error:
+        raise explained(error, request) from None
 
