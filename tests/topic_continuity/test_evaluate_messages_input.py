@@ -107,8 +107,22 @@ def test_decoded_messages_are_evaluated_as_before(implementation: str) -> None:
             == "change_explicit_marker")
 
 
-def test_a_sequence_that_is_no_sequence_is_still_an_internal_error(implementation: str) -> None:
-    # Not messages at all (no length): the caller's bug, reported as before.
+@pytest.mark.parametrize("value", [5, None, "hello", {"messages": []}, b"x"])
+def test_messages_that_are_no_sequence_are_a_type_error(implementation: str, value: Any) -> None:
+    # They were an unknown_internal_error (and a warning), or for a string
+    # each character read as a message.
+    with pytest.raises(TypeError, match=r"^messages must be a sequence of turnsignal\.model"):
+        TopicContinuity(implementation=implementation).evaluate_messages(value)
+
+
+def test_a_sequence_that_fails_when_read_is_still_an_internal_error(implementation: str) -> None:
+    class Failing(list):
+        def __getitem__(self, index: Any) -> Any:
+            raise RuntimeError(SECRET)
+
+        def __len__(self) -> int:
+            return 3
+
     result = TopicContinuity(implementation=implementation).evaluate_messages(
-        5).results[0]  # type: ignore[arg-type]
+        Failing()).results[0]
     assert result.reason.value == "unknown_internal_error"

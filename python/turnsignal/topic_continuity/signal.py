@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import os
 import time
+from collections import abc
 from typing import Any, Iterable, Mapping, Optional, Sequence, Tuple, Union
 
 from turnsignal import _hotpath, wire
@@ -156,14 +157,20 @@ class TopicContinuity:
         or block type that is no member of ``Role`` / ``BlockType``, content
         that is no list or tuple of blocks, text or an id that is no str) is
         a ``WireFormatError`` naming it (``[3].role``); ``decode`` reads
-        messages written as a request's."""
+        messages written as a request's. ``messages`` that are no sequence
+        (a mapping, a string, a request body) are a ``TypeError``."""
         check_arguments(history_available, deadline, cancel)
+        if type(messages) is not list and type(messages) is not tuple and (
+                isinstance(messages, (str, bytes, Mapping))
+                or not isinstance(messages, abc.Sequence)):
+            raise TypeError("messages must be a sequence of turnsignal.model.Message,"
+                            f" got {type(messages).__name__}; a request body goes to evaluate")
         started_ns = time.time_ns()
         try:
             doc = self._hotpath.messages_doc(messages)
         except WireFormatError:
             raise
-        except Exception as error:  # not a sequence of messages: the caller's bug
+        except Exception as error:  # a sequence that fails when read: the caller's bug
             _log.warning("topic_continuity_internal_error",
                          extra={"error_type": type(error).__name__})
             return self._finish(fallback_run(self._plan, Reason.INTERNAL_ERROR), format,
