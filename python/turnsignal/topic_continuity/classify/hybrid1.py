@@ -67,6 +67,10 @@ _RECENTLY_OVERLAPPING: Decision = (_CONTINUATION, Reason.RECENT_OVERLAP,
 _DISJOINT_CHANGE = _change(Reason.DISJOINT)
 _LOW_SIMILARITY_CHANGE = _change(Reason.LOW_SIMILARITY)
 _INCONCLUSIVE: Decision = (_UNKNOWN, Reason.INCONCLUSIVE, 0.0)
+_NOT_COMPUTED = Similarities()
+#: What the content-free check admits of the similarities: exactly a
+#: ``bool``, an ``int``, a ``float`` (as ``numbers_only``) or None.
+_NUMBERS_OR_NONE = frozenset({bool, int, float, type(None)})
 
 
 def new_request(cues: Hybrid1Cues) -> bool:
@@ -92,15 +96,18 @@ def cue_values(cues: Hybrid1Cues, is_new_request: bool, is_new_task: bool) -> Tu
             cues.lead_dependent, cues.live_entities)
 
 
-def public_cues(values: Tuple[Any, ...]) -> Mapping[str, Any]:
-    """The result's ``cues`` (``cue_values``): which evidence the verdict
-    used, numbers only; the semantic ones None (not computed: see
-    ``with_similarities``)."""
+def public_cues(values: Tuple[Any, ...], found: Similarities = _NOT_COMPUTED,
+                ) -> Mapping[str, Any]:
+    """The result's ``cues`` (``cue_values``, and the similarities ``found``
+    for a verdict that read them: row ``change_low_similarity`` and the
+    inconclusive row after it): which evidence the verdict used, numbers
+    only; the semantic ones None when not computed."""
     act, overlap, is_new_request, is_new_task, additive, lead_dependent, live_entities = values
+    semantic, newest, last = found
     return MappingProxyType({
-        "similarity_newest": None,
-        "similarity_last": None,
-        "semantic": None,
+        "similarity_newest": newest,
+        "similarity_last": last,
+        "semantic": semantic,
         "recent_act": act,
         "recent_overlap": overlap,
         "new_request": is_new_request,
@@ -109,14 +116,6 @@ def public_cues(values: Tuple[Any, ...]) -> Mapping[str, Any]:
         "lead_dependent": lead_dependent,
         "live_entities": live_entities,
     })
-
-
-def with_similarities(public: Mapping[str, Any], found: Similarities) -> Mapping[str, Any]:
-    """``public`` with the semantic cues computed: for a verdict that read
-    them (row ``change_low_similarity`` and the inconclusive row after it)."""
-    semantic, newest, last = found
-    return MappingProxyType({**public, "similarity_newest": newest, "similarity_last": last,
-                             "semantic": semantic})
 
 
 def _marker_row(f: Features, cues: Hybrid1Cues) -> Optional[Decision]:
@@ -149,7 +148,7 @@ class Hybrid1Classifier:
     __slots__ = ("combined", "coverage", "cues", "disjoint", "entity_wins", "features", "head",
                  "marker_ambiguous", "max_raw", "middle", "new_request", "new_task",
                  "numbers_only", "public", "public_similar", "recent_overlap",
-                 "scope", "shared_valid", "similar_valid")
+                 "scope", "shared_valid", "similar_valid", "values")
 
     def __init__(self, x: Extraction,
                  numbers_only: Callable[[Any], bool] = _numbers_only) -> None:
@@ -184,7 +183,7 @@ class Hybrid1Classifier:
             self.new_task = _needs_window(is_new_task, _NEW_TASK, coverage)
             self.disjoint = self_contained_question(f, cues)  # type: ignore[arg-type]
         self.features, self.cues, self.numbers_only = f, cues, numbers_only
-        values = cue_values(cues, is_new_request, is_new_task)
+        self.values = values = cue_values(cues, is_new_request, is_new_task)
         self.public: Optional[Mapping[str, Any]] = None if fallback else public_cues(values)
         self.public_similar: Optional[Mapping[str, Any]] = None  # made when first read
         self.similar_valid = False
@@ -198,9 +197,12 @@ class Hybrid1Classifier:
         public = self.public_similar
         if public is None:
             found = similarities(self.cues)
-            public = self.public_similar = with_similarities(self.public, found)
-            self.similar_valid = self.shared_valid and self.numbers_only(
-                tuple(value for value in found if value is not None))
+            # The cues built from their values once, not copied and merged
+            # (this is every evaluation that reaches row 18); the check is
+            # numbers_only's with None admitted, in one pass over the three.
+            public = self.public_similar = public_cues(self.values, found)
+            self.similar_valid = self.shared_valid and _NUMBERS_OR_NONE.issuperset(
+                map(type, found))
         last = public["similarity_last"]
         return last is not None and last < _hyb.LOW_SIMILARITY
 
