@@ -22,6 +22,7 @@ session logs, conformance vectors), plain or gzipped.
 
 from __future__ import annotations
 
+import errno
 import gzip
 import io
 import os
@@ -50,6 +51,13 @@ _KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
 #: The longest line a data file may hold, and the largest ``.json`` document:
 #: the bound ``replay`` puts on one request line.
 MAX_LINE_BYTES = 64 << 20
+
+
+def not_found(path: Any) -> FileNotFoundError:
+    """The error every reader raises for a path that does not exist: the
+    operating system's own (``[Errno 2] No such file or directory: 'x'``),
+    which the command line prints as ``x: No such file or directory``."""
+    return FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), os.fspath(path))
 
 
 def path_list(paths: Union[PathLike, Iterable[PathLike]]) -> List[Path]:
@@ -158,7 +166,7 @@ def read_lines(path: PathLike) -> Iterator[Tuple[int, bytes]]:
     except GZIP_ERRORS:
         raise _corrupt(where, number) from None
     except OSError as error:
-        raise InputFileError(where, f"cannot read: {error.strerror or error}") from None
+        raise InputFileError(where, error.strerror or type(error).__name__) from None
 
 
 class ParsedLines(NamedTuple):

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, List, NamedTuple, Optional, Tuple, Union
 
 from turnsignal._json import loads, problem
-from turnsignal._lines import path_list, read_lines
+from turnsignal._lines import not_found, path_list, read_lines
 from turnsignal.errors import ConfigError, InputFileError
 from turnsignal.topic_continuity import TopicContinuity
 from turnsignal.topic_continuity.plan import EvaluatorConfig
@@ -38,7 +38,7 @@ def find_vector_files(paths: Union[PathLike, Iterable[PathLike]]) -> List[Path]:
         elif path.exists():  # a pipe or a device is refused when it is opened
             found.append(path)
         else:
-            raise FileNotFoundError(f"{path}: no such file or folder")
+            raise not_found(path)
     return found
 
 

@@ -172,11 +172,14 @@ def test_every_argument_of_every_command_says_what_it_is() -> None:
 
 @pytest.mark.parametrize("name", list(COMMANDS))
 def test_a_missing_input_is_one_line_and_status_2(name: str, tmp_path: Path) -> None:
+    """The same line from every command (they said it four ways: "cannot
+    read: No such …", "no such file or folder", "no such file or directory:
+    PATH", Python's "[Errno 2] …")."""
     missing = tmp_path / "absent.jsonl"
     args = [COMMANDS[name][0], str(missing)]  # the first positional argument of each
     done = _cli(*args)
     assert done.returncode == EXIT_USAGE, done.stderr
-    assert str(missing) in _one_line(done.stderr)
+    assert _one_line(done.stderr) == f"turnsignal: {missing}: No such file or directory"
 
 
 @pytest.mark.slow

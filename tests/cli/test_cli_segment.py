@@ -105,8 +105,9 @@ def test_usage_errors(tmp_path: Path, capsys: pytest.CaptureFixture, args: List[
 
 
 def test_missing_and_empty_inputs(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
-    status, _, err = run(capsys, str(tmp_path / "absent.jsonl"))
-    assert status == 2 and "no such file or directory" in err
+    absent = tmp_path / "absent.jsonl"
+    status, _, err = run(capsys, str(absent))
+    assert (status, err) == (2, f"turnsignal: {absent}: No such file or directory\n")
     empty = tmp_path / "empty"
     empty.mkdir()
     status, _, err = run(capsys, str(empty))

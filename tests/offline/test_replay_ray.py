@@ -375,8 +375,9 @@ def test_cli_problems_found_before_anything_is_written(cluster: Cluster, log: Pa
     ray_run = ["replay", "--engine", "ray", "-o", str(out)]
     assert main([*ray_run, str(log), "--config", str(config)]) == 2
     assert "topic_continuity[0]" in capsys.readouterr().err
-    assert main([*ray_run, str(tmp_path / "missing.jsonl")]) == 2
-    assert "no such file or directory" in capsys.readouterr().err
+    missing = tmp_path / "missing.jsonl"
+    assert main([*ray_run, str(missing)]) == 2
+    assert capsys.readouterr().err == f"turnsignal: {missing}: No such file or directory\n"
     assert not out.exists()
     out.mkdir()
     (out / "old.jsonl").write_text("{}\n")

@@ -102,7 +102,8 @@ def run_handler(handler: Callable[[argparse.Namespace], Any],
 def describe_os_error(error: OSError, path: Optional[str] = None) -> str:
     """``<file>: <problem>`` from an ``OSError``, without Python's decoration."""
     where = path if path is not None else error.filename
-    problem = error.strerror or type(error).__name__
+    # An OSError made with a message of its own has no strerror: that message.
+    problem = error.strerror or str(error) or type(error).__name__
     return f"{where}: {problem}" if where is not None else problem
 
 

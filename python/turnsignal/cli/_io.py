@@ -7,7 +7,7 @@ from typing import Any, TextIO, Union
 
 from turnsignal._json import loads, problem
 from turnsignal._lines import MAX_LINE_BYTES
-from turnsignal.cli._exit import CommandError, fail
+from turnsignal.cli._exit import CommandError, describe_os_error, fail
 
 __all__ = ["NamedOutput", "fail", "read_json"]
 
@@ -27,7 +27,7 @@ def read_json(source: str, stdin: TextIO = sys.stdin) -> Any:
             with open(source, "rb") as handle:
                 raw = handle.read(MAX_LINE_BYTES + 1)
     except OSError as error:
-        raise CommandError(f"{name}: cannot read: {error.strerror or error}") from None
+        raise CommandError(describe_os_error(error, name)) from None
     if len(raw) > MAX_LINE_BYTES:
         raise CommandError(f"{name}: larger than {MAX_LINE_BYTES:,} bytes (the limit)")
     try:

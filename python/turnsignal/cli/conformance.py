@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 from turnsignal.cli._args import add_implementation
-from turnsignal.cli._exit import EXIT_FAILED, CommandError, fail
+from turnsignal.cli._exit import EXIT_FAILED, fail
 from turnsignal.conformance import FileReport, run_conformance
 
 
@@ -33,10 +33,7 @@ def run(args: argparse.Namespace) -> int:
             for problem in problems[:10]:
                 print(f"    {problem}")
 
-    try:
-        report = run_conformance(args.paths, args.implementation, on_file)
-    except FileNotFoundError as error:
-        raise CommandError(str(error)) from None
+    report = run_conformance(args.paths, args.implementation, on_file)  # OSError: main's
     print(f"{report.passed} passed, {report.failed} failed")
     if report.passed + report.failed == 0:
         return fail("no conformance vector found", EXIT_FAILED)

@@ -108,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
         report = evaluate_dataset(args.paths, config=args.config, rule=args.rule,
                                   jobs=args.jobs, implementation=args.implementation,
                                   progress=progress)
-    except (FileNotFoundError, NoSuchRule) as error:
+    except NoSuchRule as error:  # a missing file is main's OSError: "path: problem"
         raise CommandError(str(error)) from None
     finally:
         progress.stop()  # the bar ends before the report is printed
@@ -128,7 +128,7 @@ def _run_compare(args: argparse.Namespace) -> int:
         report = compare_evaluators(args.paths, args.evaluator, config=args.config,
                                     rule=args.rule, splits=args.splits,
                                     knobs=not args.no_knobs, jobs=args.jobs, progress=progress)
-    except (FileNotFoundError, ValueError) as error:  # compare's user errors are ValueErrors
+    except ValueError as error:  # compare's user errors are ValueErrors
         raise CommandError(str(error)) from None
     finally:
         progress.stop()

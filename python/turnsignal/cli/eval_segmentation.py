@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 
+from turnsignal.cli._exit import describe_os_error
 from turnsignal.cli._io import fail
 from turnsignal.cli._report import write_report
 from turnsignal.errors import ConfigError
@@ -21,7 +22,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         report = run_experiment(args.paths, config=args.config, rule=args.rule,
                                 implementation=args.implementation, progress=progress)
-    except (ConfigError, OSError, ValueError) as error:
+    except OSError as error:
+        return fail(describe_os_error(error))
+    except (ConfigError, ValueError) as error:
         return fail(str(error))
     finally:
         progress.stop()  # the bar ends before the report is printed

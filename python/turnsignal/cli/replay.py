@@ -23,6 +23,7 @@ from turnsignal.cli._exit import (
     EXIT_INTERRUPTED,
     EXIT_TERMINATED,
     CommandError,
+    describe_os_error,
     fail,
     replay_status,
 )
@@ -63,7 +64,7 @@ def _open_input(stack: ExitStack, path: str) -> Any:
     try:
         handle: BinaryIO = stack.enter_context(open(path, "rb"))
     except OSError as error:
-        raise CommandError(f"{path}: cannot read: {error.strerror or error}") from None
+        raise CommandError(describe_os_error(error, path)) from None
     return open_stream(handle, path)
 
 

@@ -13,7 +13,7 @@ import os
 import sys
 from typing import Any, List, Optional
 
-from turnsignal.cli._exit import fail, replay_status
+from turnsignal.cli._exit import describe_os_error, fail, replay_status
 from turnsignal.errors import ConfigError
 
 __all__ = ["ENGINES", "add_arguments", "is_ray_run", "run"]
@@ -97,7 +97,9 @@ def run(args: argparse.Namespace) -> int:
                   column=args.column or "text")
     except ConfigError as error:
         return fail(str(error))
-    except (OSError, ValueError) as error:
+    except OSError as error:
+        return fail(describe_os_error(error))
+    except ValueError as error:
         return fail(f"cannot replay: {error}")
     started_here = not ray.is_initialized()
     if started_here:

@@ -11,6 +11,7 @@ import sys
 from typing import Any, List, Optional
 
 from turnsignal.cli._args import add_rule_choice
+from turnsignal.cli._exit import describe_os_error
 from turnsignal.cli._io import fail
 from turnsignal.errors import ConfigError
 from turnsignal.wire import FORMATS
@@ -100,12 +101,14 @@ def run(args: argparse.Namespace) -> int:
     try:
         segmenter = _segmenter(args)
         files = find_files(args.paths)
-    except (ConfigError, ValueError, OSError) as error:
+    except OSError as error:
+        return fail(describe_os_error(error))
+    except (ConfigError, ValueError) as error:
         return fail(str(error))
     try:
         output = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout
     except OSError as error:
-        return fail(f"cannot open: {error}")
+        return fail(describe_os_error(error, args.output))
     summary = SegmentSummary(segmenter)
     bar = progress_bar(_total_size(files), "segment", enabled=not args.no_progress,
                        counting="conversations")

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Iterable, List, NamedTuple, Sequence, Union
 
 from turnsignal._json import loads
-from turnsignal._lines import path_list, read_lines
+from turnsignal._lines import not_found, path_list, read_lines
 from turnsignal.sessions.claude_code import looks_like_claude_code
 
 __all__ = ["CASES", "KINDS", "DatasetFiles", "Skipped", "file_kind", "invalid_lines",
@@ -100,7 +100,7 @@ def sort_files(paths: Union[PathLike, Iterable[PathLike]]) -> DatasetFiles:
         elif path.exists():
             found = [path]
         else:
-            raise FileNotFoundError(f"{path}: no such file or directory")
+            raise not_found(path)
         for file in found:
             read = not path.is_dir() or file.name.endswith(_SUFFIXES)
             kind = file_kind(file) if read else NOT_JSONL

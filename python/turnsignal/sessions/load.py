@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Iterable, Iterator, List, Union
 
 from turnsignal._json import loads
-from turnsignal._lines import GZIP_ERRORS, PathLike, open_lines, path_list
+from turnsignal._lines import GZIP_ERRORS, PathLike, not_found, open_lines, path_list
 from turnsignal.sessions.claude_code import looks_like_claude_code, read_claude_code_lines
 from turnsignal.sessions.model import Session
 from turnsignal.sessions.requests import BadLine, sessions_from_json, sessions_from_lines
@@ -33,7 +33,7 @@ def find_files(paths: Union[PathLike, Iterable[PathLike]]) -> List[Path]:
         elif path.exists():
             files.append(path)
         else:
-            raise FileNotFoundError(f"no such file or directory: {path}")
+            raise not_found(path)
     return files
 
 

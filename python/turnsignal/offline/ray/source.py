@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Sequence, Tuple
 from ray.data import Dataset, read_datasource
 from ray.data.datasource import FileBasedDatasource
 
+from turnsignal._lines import not_found
 from turnsignal.offline.ray.batches import LINE_COLUMN, TEXT_COLUMN
 from turnsignal.offline.replay import iter_lines
 
@@ -172,7 +173,7 @@ def expand_inputs(inputs: Sequence[str]) -> Tuple[List[str], List[str]]:
         filesystem, path = _filesystem(given)
         info = filesystem.get_file_info(path)
         if info.type == pyarrow.fs.FileType.NotFound:
-            raise FileNotFoundError(f"no such file or directory: {given}")
+            raise not_found(given)
         if info.type == pyarrow.fs.FileType.Directory:
             selector = pyarrow.fs.FileSelector(path, recursive=True)
             found = sorted(entry.path for entry in filesystem.get_file_info(selector)
