@@ -11,6 +11,7 @@ import pytest
 
 from support.claude_sessions import SessionWriter, text, thinking, tool_use
 from turnsignal import TopicContinuity
+from turnsignal.errors import InputFileError
 from turnsignal.model import BlockType, Role
 from turnsignal.sessions import (
     EventKind,
@@ -85,6 +86,29 @@ def test_resumed_lines_are_deduplicated_by_uuid() -> None:
     session = read(w)
     assert session.stats.duplicate_lines == 3
     assert len(session.messages) == 6
+
+
+def test_a_file_of_another_kind_is_refused(tmp_path: Path) -> None:
+    """A request log given as a session was read as an empty session, which
+    said nothing (its lines were objects of no Claude Code type)."""
+    requests = [json.dumps({"messages": [{"role": "user", "content": "secret plan"}]}),
+                json.dumps({"request": {"input": "hi"}, "id": "r2"})]
+    path = tmp_path / "gateway.jsonl"
+    path.write_text("\n".join(requests) + "\n", encoding="utf-8")
+    with pytest.raises(InputFileError) as raised:
+        read_claude_code(path)
+    assert str(raised.value) == (
+        f"{path}: not a Claude Code log: none of its 2 JSON objects is a Claude Code line"
+        " (a type such as user or assistant, and a uuid); read_path reads request logs")
+    assert "secret" not in str(raised.value)
+    with pytest.raises(InputFileError, match=r"^lines: not a Claude Code log"):
+        read_claude_code_lines(requests)
+    # No object at all (empty, or only broken lines) is still an empty session.
+    assert read_claude_code_lines([]).messages == ()
+    assert read_claude_code_lines(["[1]", "not json"]).stats.invalid_lines == 2
+    # One Claude Code line among foreign objects is a session.
+    mixed = [*requests, *basic_session().jsonl().splitlines()]
+    assert len(read_claude_code_lines(mixed).messages) == 6
 
 
 def test_invalid_lines_are_counted_and_skipped() -> None:

@@ -8,6 +8,7 @@ from types import MappingProxyType
 from typing import Any, Iterable, List, Optional, Union
 
 from turnsignal._lines import PathLike, open_lines, parse_lines
+from turnsignal.errors import InputFileError
 from turnsignal.sessions.claude_assemble import AssemblyCounts, assemble, result_index
 from turnsignal.sessions.claude_chain import Record, build_chains, dedupe
 from turnsignal.sessions.model import ReadStats, Session
@@ -37,10 +38,18 @@ def _session_id(records: List[Record]) -> Optional[str]:
 def read_claude_code_lines(lines: Iterable[Union[bytes, str]], *,
                            source: Optional[str] = None) -> Session:
     """Read a session from its lines (bytes or str). Lines that are not JSON
-    objects are counted in ``stats.invalid_lines`` and skipped."""
+    objects are counted in ``stats.invalid_lines`` and skipped. JSON objects
+    of which not one is a Claude Code line (``looks_like_claude_code``) are
+    an ``InputFileError``: another kind of file (a request log: ``read_path``
+    reads those), which read as an empty session said nothing."""
     parsed = parse_lines(lines)
     objects = [Record(line, value) for line, value in parsed.records
                if isinstance(value, dict)]
+    if objects and not any(looks_like_claude_code(record.data) for record in objects):
+        raise InputFileError(source or "lines", f"not a Claude Code log: none of its"
+                             f" {len(objects):,} JSON objects is a Claude Code line (a type"
+                             " such as user or assistant, and a uuid); read_path reads"
+                             " request logs")
     not_objects = len(parsed.records) - len(objects)
     records, duplicates = dedupe(objects)
     chains = build_chains(records)
@@ -63,6 +72,8 @@ def read_claude_code_lines(lines: Iterable[Union[bytes, str]], *,
 
 def read_claude_code(path: PathLike) -> Session:
     """Read one Claude Code session file (plain or gzipped JSON lines).
-    Raises ``OSError`` only when the file cannot be opened."""
+    Raises ``OSError`` when the file cannot be opened, ``InputFileError``
+    when it cannot be read or holds no Claude Code line
+    (``read_claude_code_lines``)."""
     with open_lines(path) as stream:
         return read_claude_code_lines(stream, source=str(path))
