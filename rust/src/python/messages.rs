@@ -23,6 +23,7 @@ use crate::request::{Block, BlockKind, Collector, Role, Sink};
 
 use super::decode::wire_format_error;
 use super::doc::Doc;
+use super::{error_name, type_name};
 
 /// The members of `Role` and `BlockType`, by identity, and where the
 /// model's classes keep the fields read here.
@@ -164,23 +165,10 @@ impl Members {
     }
 }
 
-/// The name of a value's type (never the value: it may be conversation text).
-fn type_name(value: &Bound<'_, PyAny>) -> String {
-    value
-        .get_type()
-        .name()
-        .map(|n| n.to_string())
-        .unwrap_or_else(|_| "object".into())
-}
-
 /// A caller's object at `path` raised while being read: its type only.
 fn unreadable(py: Python<'_>, error: PyErr, path: String) -> PyErr {
-    let name = error
-        .get_type(py)
-        .name()
-        .map(|n| n.to_string())
-        .unwrap_or_else(|_| "Exception".into());
-    wire_format_error(py, path, format!("could not be read ({name})"))
+    let problem = format!("could not be read ({})", error_name(py, &error));
+    wire_format_error(py, path, problem)
 }
 
 /// `problem` about the value at `path`, naming its type.

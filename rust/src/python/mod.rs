@@ -61,6 +61,26 @@ create_exception!(
 /// releasing and taking it back costs more than other threads gain.
 const DETACH_BYTES: usize = 1024;
 
+/// The name of a value's type, for an error message: never the value, which
+/// may be conversation text.
+pub(crate) fn type_name(value: &Bound<'_, PyAny>) -> String {
+    value
+        .get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_else(|_| "object".into())
+}
+
+/// The name of an exception's type: never its message, which may quote the
+/// object that raised it.
+pub(crate) fn error_name(py: Python<'_>, error: &PyErr) -> String {
+    error
+        .get_type(py)
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_else(|_| "Exception".into())
+}
+
 pub(crate) fn panic_message(e: Box<dyn std::any::Any + Send>) -> String {
     let what = if let Some(s) = e.downcast_ref::<&str>() {
         (*s).to_owned()

@@ -10,7 +10,7 @@ use pyo3::types::{PyBytes, PyString};
 use crate::score::LiveAnalysis;
 
 use super::text::replace_surrogates;
-use super::{run, NativeError};
+use super::{run, type_name, NativeError};
 
 /// The UTF-8 text of one Python `str`, kept alive for the call.
 pub(crate) enum Held<'py> {
@@ -33,12 +33,7 @@ impl Held<'_> {
 
 /// `TypeError: {what} must be {wanted}, not {type of obj}`.
 pub(crate) fn wrong_type(obj: &Bound<'_, PyAny>, what: &str, wanted: &str) -> PyErr {
-    let ty = obj
-        .get_type()
-        .name()
-        .map(|n| n.to_string())
-        .unwrap_or_else(|_| "?".into());
-    PyTypeError::new_err(format!("{what} must be {wanted}, not {ty}"))
+    PyTypeError::new_err(format!("{what} must be {wanted}, not {}", type_name(obj)))
 }
 
 pub(crate) fn hold<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Held<'py>> {

@@ -19,6 +19,7 @@ use pyo3::{ffi, intern};
 use crate::request::source::{Failure, Key, Mode, Read, Shape, Source};
 
 use super::dicts::{lookup, DictScans, Found};
+use super::error_name;
 use super::text::utf8;
 
 /// How often (in reads) the deadline and the cancellation token are checked.
@@ -48,12 +49,7 @@ fn abcs(py: Python<'_>) -> PyResult<&(Py<PyType>, Py<PyType>)> {
 
 /// A caller's object raised while being read: report its type only.
 pub fn unreadable(py: Python<'_>, error: PyErr) -> Failure {
-    let name = error
-        .get_type(py)
-        .name()
-        .map(|n| n.to_string())
-        .unwrap_or_else(|_| "Exception".into());
-    Failure::wire(format!("could not be read ({name})"))
+    Failure::wire(format!("could not be read ({})", error_name(py, &error)))
 }
 
 /// The deadline and the cancellation token of one decode call.
