@@ -114,6 +114,20 @@ def test_what_the_decoder_cannot_read_is_named(implementation: str, messages: An
     assert OPENING not in str(raised.value) and LIVE not in str(raised.value)
 
 
+@pytest.mark.parametrize(("messages", "path", "kind"), [
+    ([{"role": "user", "content": OPENING}, Message(Role.USER, _text(LIVE))], "[0]", "dict"),
+    ([Message(Role.USER, _text(OPENING)), 5, Message(Role.USER, _text(LIVE))], "[1]", "int"),
+])
+def test_a_list_mixing_messages_and_others_names_the_first_other(
+        implementation: str, messages: Any, path: str, kind: str) -> None:
+    # Read as a request's bare list, it was "[2]: expected a mapping, got
+    # Message", or told to give the messages to segment.
+    with pytest.raises(WireFormatError) as raised:
+        turnsignal.segment(messages, implementation=implementation)
+    assert (raised.value.path, raised.value.problem) == (
+        path, f"expected a turnsignal.model.Message as the others, got {kind}")
+
+
 def test_a_message_that_fails_when_read_names_nothing(implementation: str) -> None:
     class Failing(Message):
         @property

@@ -7,7 +7,7 @@ from datetime import datetime
 from typing import Any, NamedTuple, Optional, Sequence, Tuple
 
 from turnsignal._reference.request.read import MAX_DEPTH
-from turnsignal.errors import unreadable
+from turnsignal.errors import WireFormatError, unreadable
 from turnsignal.model import (
     Conversation,
     MediaBlock,
@@ -85,7 +85,17 @@ def _decoded_messages(messages: Sequence[Message],
 
 
 def _all_messages(values: Sequence[Any]) -> bool:
-    return all(isinstance(item, Message) for item in values)
+    """Whether ``values`` are neutral messages: all of them, or (a
+    ``WireFormatError`` naming the first that is not) some of them; none is
+    a request's bare list of messages."""
+    found = [isinstance(item, Message) for item in values]
+    if all(found):
+        return True
+    if not any(found):
+        return False
+    first = found.index(False)
+    raise WireFormatError(f"[{first}]", "expected a turnsignal.model.Message as the others,"
+                                        f" got {type(values[first]).__name__}")
 
 
 def _held(source: Any) -> Optional[Sequence[Any]]:
