@@ -126,3 +126,32 @@ def test_a_sequence_that_fails_when_read_is_still_an_internal_error(implementati
     result = TopicContinuity(implementation=implementation).evaluate_messages(
         Failing()).results[0]
     assert result.reason.value == "unknown_internal_error"
+
+
+class _Words(str):
+    """A ``str`` subclass whose methods say a secret: read as its characters."""
+
+    def lower(self) -> str:  # type: ignore[override]
+        raise RuntimeError(SECRET)
+
+    def encode(self, *args: Any, **kwargs: Any) -> bytes:  # type: ignore[override]
+        raise RuntimeError(SECRET)
+
+
+@pytest.mark.parametrize("text", [
+    "New topic: plan a weekend \ud800 hiking trip in the Alps",   # a lone surrogate
+    _Words("New topic: plan a weekend hiking trip in the Alps"),
+    _Words("Which connection pool does config_loader.go use?"),
+], ids=["surrogate", "subclass-marker", "subclass-question"])
+def test_text_reads_as_in_a_request(implementation: str, text: str) -> None:
+    """Text the decoders would clean (a lone surrogate, a ``str`` subclass)
+    gives the result of the same request: the reference read it raw (an
+    internal error), the native core cleaned it, so the two differed."""
+    signal = TopicContinuity(implementation=implementation)
+    got = signal.evaluate_messages(_conversation(Message(Role.USER, _text(text)))).results[0]
+    want = signal.evaluate({"messages": [{"role": "user", "content": OPENING},
+                                         {"role": "assistant", "content": "Done."},
+                                         {"role": "user", "content": text}]}).results[0]
+    assert (got.class_, got.reason, got.confidence, got.features) == (
+        want.class_, want.reason, want.confidence, want.features)
+    assert got.reason.value != "unknown_internal_error"

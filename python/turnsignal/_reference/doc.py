@@ -14,9 +14,17 @@ from __future__ import annotations
 
 from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
-from turnsignal._text import byte_prefix, byte_suffix, is_blank, utf8_len
+from turnsignal._text import byte_prefix, byte_suffix, clean, is_blank, utf8_len
 from turnsignal.errors import WireFormatError, unreadable
-from turnsignal.model import OPAQUE_TYPES, BlockType, Message, Role
+from turnsignal.model import (
+    OPAQUE_TYPES,
+    BlockType,
+    Message,
+    Role,
+    TextBlock,
+    ToolCallBlock,
+    ToolResultBlock,
+)
 
 __all__ = [
     "ASSISTANT",
@@ -104,14 +112,18 @@ _STRINGS: Dict[BlockType, Tuple[str, ...]] = {
     BlockType.TOOL_RESULT: ("call_id",)}
 
 
-def check_message(message: Any, at: int) -> None:
+def check_message(message: Any, at: int) -> Message:
     """Message ``at`` of a caller's sequence is a neutral message as the
     evaluator reads it (``rust/src/python/messages.rs`` checks the same, in
     the same order): a ``Role`` member, content a list or tuple of blocks
     whose ``type`` is a ``BlockType`` member, strings where it reads text or
     ids. Anything else is a ``WireFormatError`` naming where: compared by
     identity, a role written ``"user"`` left its message out of every turn,
-    and a block type written ``"text"`` hid its text, without a word."""
+    and a block type written ``"text"`` hid its text, without a word.
+
+    Returns the message as the evaluator reads it: itself, or (a ``str``
+    subclass, a lone surrogate) its strings cleaned as the decoders clean a
+    request's and as the native twin reads them."""
     path = f"[{at}]"
     try:
         role, content = message.role, message.content
@@ -123,11 +135,14 @@ def check_message(message: Any, at: int) -> None:
     if not isinstance(content, (list, tuple)):
         raise WireFormatError(f"{path}.content", "expected a list or tuple of blocks, got "
                               + type(content).__name__)
-    for position in range(len(content)):  # by index, as the native twin reads it
-        _check_block(content[position], f"{path}.content[{position}]")
+    blocks = [_check_block(content[position], f"{path}.content[{position}]")
+              for position in range(len(content))]  # by index, as the native twin reads it
+    if all(block is content[position] for position, block in enumerate(blocks)):
+        return message  # type: ignore[no-any-return]
+    return Message(role, tuple(blocks))
 
 
-def _check_block(block: Any, path: str) -> None:
+def _check_block(block: Any, path: str) -> Any:
     try:
         kind = block.type
     except Exception as error:
@@ -135,6 +150,7 @@ def _check_block(block: Any, path: str) -> None:
     if type(kind) is not BlockType:
         raise WireFormatError(f"{path}.type", "expected a member of turnsignal.model.BlockType,"
                               " got " + type(kind).__name__)
+    strings = []
     for name in _STRINGS.get(kind, ()):
         try:
             value = getattr(block, name)
@@ -142,33 +158,51 @@ def _check_block(block: Any, path: str) -> None:
             raise unreadable(error, f"{path}.{name}") from None
         if not isinstance(value, str):
             raise WireFormatError(f"{path}.{name}", "expected a str, got " + type(value).__name__)
+        strings.append(value)
+    arguments = None
     if kind is _TOOL_CALL:
         try:
-            bool(block.arguments)  # read for its presence, as the native twin does
+            arguments = block.arguments
+            bool(arguments)  # read for its presence, as the native twin does
         except Exception as error:
             raise unreadable(error, f"{path}.arguments") from None
+    cleaned = [clean(value) for value in strings]
+    if all(new is old for new, old in zip(cleaned, strings)):
+        return block
+    if kind is _TEXT:
+        return TextBlock(kind, cleaned[0])
+    if kind is _TOOL_CALL:
+        return ToolCallBlock(cleaned[0], cleaned[1], arguments)
+    return ToolResultBlock(cleaned[0])  # its content is never read here
 
 
 def window_doc(messages: Sequence[Message], truncated: bool = False,
                history_available: bool = True, format: str = "neutral",
-               check: Optional[Callable[[Any, int], None]] = None) -> Doc:
+               check: Optional[Callable[[Any, int], Message]] = None) -> Doc:
     """The window the evaluator may visit: walking from the newest message,
     the one that makes the count reach 512 messages or 4,096 blocks is the
     first (and cannot itself be visited); ``truncated`` means decoding
-    stopped early, so what precedes the first message is unknown."""
+    stopped early, so what precedes the first message is unknown. With
+    ``check`` (a caller's messages) each message is checked before it is
+    read, newest first as the native twin reads them, and the window holds
+    the messages as ``check`` returns them; none older is read."""
     count = blocks = 0
     index = len(messages)
+    kept: List[Message] = []  # with ``check``: the window, newest first
     while index > 0:
         index -= 1
-        if check is not None:  # a caller's messages, each checked before it is read
-            check(messages[index], index)
+        message = messages[index]
+        if check is not None:
+            message = check(message, index)
+            kept.append(message)
         count += 1
-        blocks += len(messages[index].content)
-        if blocks >= MAX_CONTENT_BLOCKS:
-            return Doc(messages[index:], FLOOR_BLOCKS, history_available, format)
-        if count >= MAX_SCAN_MESSAGES:
-            return Doc(messages[index:], FLOOR_SCAN, history_available, format)
-    return Doc(messages, FLOOR_BUDGET if truncated else FLOOR_START, history_available, format)
+        blocks += len(message.content)
+        if blocks >= MAX_CONTENT_BLOCKS or count >= MAX_SCAN_MESSAGES:
+            floor = FLOOR_BLOCKS if blocks >= MAX_CONTENT_BLOCKS else FLOOR_SCAN
+            window = messages[index:] if check is None else kept[::-1]
+            return Doc(window, floor, history_available, format)
+    window = messages if check is None else kept[::-1]
+    return Doc(window, FLOOR_BUDGET if truncated else FLOOR_START, history_available, format)
 
 
 def tool_ids_match(doc: Doc, start: int) -> bool:
