@@ -100,9 +100,11 @@ def _strategy() -> Any:
          "tool_result", "function_call", "function_call_output", "custom_tool_call", "message",
          "reasoning", "item_reference", "image", "input_text", "output_text", "refusal",
          "tool_call", "thinking", "redacted_thinking", "document", "image_url", "custom"])
-    # A fresh hostile object per draw (some change themselves when read); the
-    # 5,000-digit int is left out only because Hypothesis could not print it.
-    names = sorted(set(hostile_values()) - {"huge_int"})
+    # A fresh hostile object per draw (some change themselves when read). Left
+    # out only because Hypothesis cannot handle them itself: the 5,000-digit
+    # int (it cannot print it) and the object whose __class__ raises (its own
+    # isinstance checks fail); the hostile matrix tests put both everywhere.
+    names = sorted(set(hostile_values()) - {"huge_int", "raising_class"})
     hostile = st.sampled_from(names).map(lambda name: hostile_values()[name])
     scalars = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), values,
                         domain_text(), st.text(max_size=20), hostile)

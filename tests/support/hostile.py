@@ -134,6 +134,15 @@ class StrSub(str):
         raise Boom(SECRET)
 
 
+class FalseClass:
+    """An object whose ``__class__`` raises: ``isinstance`` reads it (when the
+    type itself does not match) and fails; ``type()`` does not."""
+
+    @property  # type: ignore[misc]
+    def __class__(self) -> type:  # type: ignore[override]
+        raise Boom(SECRET)
+
+
 def hostile_values() -> Dict[str, Any]:
     """Every value put at every position of the matrix (fresh objects per call)."""
     return {
@@ -170,6 +179,7 @@ def hostile_values() -> Dict[str, Any]:
         "str_subclass": StrSub("user"),
         "set": {1, 2},
         "generator": (x for x in [SECRET]),
+        "raising_class": FalseClass(),
     }
 
 

@@ -132,7 +132,7 @@ def check_message(message: Any, at: int) -> Message:
     if type(role) is not Role:
         raise WireFormatError(f"{path}.role", "expected a member of turnsignal.model.Role, got "
                               + type(role).__name__)
-    if not isinstance(content, (list, tuple)):
+    if not issubclass(type(content), (list, tuple)):  # type(): a __class__ may raise
         raise WireFormatError(f"{path}.content", "expected a list or tuple of blocks, got "
                               + type(content).__name__)
     blocks = [_check_block(content[position], f"{path}.content[{position}]")
@@ -156,7 +156,7 @@ def _check_block(block: Any, path: str) -> Any:
             value = getattr(block, name)
         except Exception as error:
             raise unreadable(error, f"{path}.{name}") from None
-        if not isinstance(value, str):
+        if not issubclass(type(value), str):
             raise WireFormatError(f"{path}.{name}", "expected a str, got " + type(value).__name__)
         strings.append(value)
     arguments = None

@@ -72,7 +72,7 @@ def compute_facts(conversation: Conversation,
     running the pass; ``None`` means the environment's choice
     (``turnsignal._hotpath.default_module()``). Both give identical facts.
     """
-    if not isinstance(conversation, Conversation):
+    if not issubclass(type(conversation), Conversation):
         raise TypeError(f"compute_facts needs a Conversation (turnsignal.decode(request)),"
                         f" got {type(conversation).__name__}")
     module = _hotpath.default_module() if hotpath is None else hotpath

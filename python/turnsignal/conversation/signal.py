@@ -119,7 +119,7 @@ class ConversationSignal:
     def evaluate_facts(self, facts: ConversationFacts) -> ConversationResults:
         """Evaluate every rule on ``facts`` (``compute_facts``, or a request's
         as ``evaluate`` counts them)."""
-        if not isinstance(facts, ConversationFacts):
+        if not issubclass(type(facts), ConversationFacts):
             raise TypeError(f"facts must be ConversationFacts (compute_facts(conversation)),"
                             f" got {type(facts).__name__}")
         return ConversationResults(rule_value(rule, facts) for rule in self.rules)

@@ -60,7 +60,7 @@ def _block_mapping(block: Any, depth: int) -> Any:
 
 def _content(content: Any, depth: int) -> Any:
     # One level past the decoder's bound, which then names the nesting.
-    if depth > MAX_DEPTH + 1 or not isinstance(content, (list, tuple)):
+    if depth > MAX_DEPTH + 1 or not issubclass(type(content), (list, tuple)):
         return content
     return [_block_mapping(block, depth) for block in content]
 
@@ -73,7 +73,7 @@ def _decoded_messages(messages: Sequence[Message],
     anything else is a ``WireFormatError`` naming where (``[3].role``).
     Read as they were, a role that is not a ``Role`` member left its turn
     out of every judgement, silently."""
-    if not isinstance(messages, (list, tuple)):
+    if not issubclass(type(messages), (list, tuple)):
         items: Any = messages  # a Conversation's messages that are no list: named there
     else:
         try:
@@ -88,7 +88,7 @@ def _all_messages(values: Sequence[Any]) -> bool:
     """Whether ``values`` are neutral messages: all of them, or (a
     ``WireFormatError`` naming the first that is not) some of them; none is
     a request's bare list of messages."""
-    found = [isinstance(item, Message) for item in values]
+    found = [issubclass(type(item), Message) for item in values]
     if all(found):
         return True
     if not any(found):
@@ -104,7 +104,7 @@ def _held(source: Any) -> Optional[Sequence[Any]]:
     decoders make it, naming nothing it holds."""
     if type(source) is list or type(source) is tuple:
         return source
-    if not isinstance(source, (list, tuple)):
+    if not issubclass(type(source), (list, tuple)):
         return None
     try:
         return tuple(source)
@@ -118,12 +118,15 @@ def segment_input(source: Any, format: str = "auto",
     ``Message`` values, or a request body in any wire format (decoded whole
     by ``implementation``'s decoder, raising ``WireFormatError`` when it is
     not valid). A ``Conversation``'s or a sequence's messages are read again
-    by the neutral format's decoder (``_decoded_messages``)."""
-    if isinstance(source, Session):
+    by the neutral format's decoder (``_decoded_messages``). Types are read
+    with ``type()``, never ``isinstance``: that reads a caller's
+    ``__class__``, which may raise."""
+    kind = type(source)
+    if issubclass(kind, Session):
         return _from_thread(source.main)
-    if isinstance(source, Thread):
+    if issubclass(kind, Thread):
         return _from_thread(source)
-    if isinstance(source, Conversation):
+    if issubclass(kind, Conversation):
         return _from_messages(_decoded_messages(source.messages, implementation))
     held = _held(source)
     if held is not None:

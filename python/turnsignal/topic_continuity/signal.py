@@ -160,11 +160,11 @@ class TopicContinuity:
         messages written as a request's. ``messages`` that are no sequence
         (a mapping, a string, a request body) are a ``TypeError``."""
         check_arguments(history_available, deadline, cancel)
-        if type(messages) is not list and type(messages) is not tuple and (
-                isinstance(messages, (str, bytes, Mapping))
-                or not isinstance(messages, abc.Sequence)):
+        kind = type(messages)  # not isinstance: a caller's __class__ may raise
+        if kind is not list and kind is not tuple and (
+                issubclass(kind, (str, bytes, Mapping)) or not issubclass(kind, abc.Sequence)):
             raise TypeError("messages must be a sequence of turnsignal.model.Message,"
-                            f" got {type(messages).__name__}; a request body goes to evaluate")
+                            f" got {kind.__name__}; a request body goes to evaluate")
         started_ns = time.time_ns()
         try:
             doc = self._hotpath.messages_doc(messages)

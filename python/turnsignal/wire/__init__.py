@@ -72,11 +72,12 @@ def explained(error: WireFormatError, request: Any) -> WireFormatError:
     Read as a bare list of messages, that got an error about one of its
     fields ("[7]: expected a mapping, got int"); this one says what was
     given and what to call instead. Only on the error path: it costs a
-    valid request nothing."""
-    if isinstance(request, Conversation):
+    valid request nothing. Types are read with ``type()``, never
+    ``isinstance``: that reads a caller's ``__class__``, which may raise."""
+    if issubclass(type(request), Conversation):
         given = "a decoded Conversation"
-    elif (type(request) is list or type(request) is tuple) and request and isinstance(
-            request[-1], Message):
+    elif (type(request) is list or type(request) is tuple) and request and issubclass(
+            type(request[-1]), Message):
         given = "a list of neutral Message values"
     else:
         return error
