@@ -60,6 +60,23 @@ def not_found(path: Any) -> FileNotFoundError:
     return FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), os.fspath(path))
 
 
+def given_files(paths: Union[PathLike, Iterable[PathLike]], *,
+                recursive: bool = True) -> Iterator[Tuple[bool, List[Path]]]:
+    """For each path given (``path_list``): whether it is a folder, and its
+    files: a folder's regular files, sorted (searched recursively unless not
+    ``recursive``), or the path itself (a pipe or a device is refused when it
+    is opened). A path that does not exist raises ``not_found`` when reached.
+    The one walk of the readers that take files and folders."""
+    for path in path_list(paths):
+        if path.is_dir():
+            found = path.rglob("*") if recursive else path.iterdir()
+            yield True, sorted(p for p in found if p.is_file())
+        elif path.exists():
+            yield False, [path]
+        else:
+            raise not_found(path)
+
+
 def path_list(paths: Union[PathLike, Iterable[PathLike]]) -> List[Path]:
     """The paths a reader was given: one path (a ``str`` or an
     ``os.PathLike``) is a list of one, never read character by character as

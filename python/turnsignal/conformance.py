@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, List, NamedTuple, Optional, Tuple, Union
 
 from turnsignal._json import loads, problem
-from turnsignal._lines import not_found, path_list, read_lines
+from turnsignal._lines import given_files, read_lines
 from turnsignal.errors import ConfigError, InputFileError
 from turnsignal.topic_continuity import TopicContinuity
 from turnsignal.topic_continuity.plan import EvaluatorConfig
@@ -30,16 +30,8 @@ _RULES_PATH = "routing.signals.topic_continuity"
 def find_vector_files(paths: Union[PathLike, Iterable[PathLike]]) -> List[Path]:
     """Files as given, folders expanded to their ``*.jsonl`` / ``*.jsonl.gz``
     files (sorted). A path that does not exist raises FileNotFoundError."""
-    found: List[Path] = []
-    for path in path_list(paths):
-        if path.is_dir():
-            found.extend(sorted(p for p in path.iterdir()
-                                if p.is_file() and p.name.endswith(_SUFFIXES)))
-        elif path.exists():  # a pipe or a device is refused when it is opened
-            found.append(path)
-        else:
-            raise not_found(path)
-    return found
+    return [file for folder, files in given_files(paths, recursive=False) for file in files
+            if not folder or file.name.endswith(_SUFFIXES)]
 
 
 def read_vectors(path: PathLike) -> Iterator[Tuple[int, Any]]:

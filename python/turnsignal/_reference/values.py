@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from typing import Tuple
 
-__all__ = ["numbers_only"]
+__all__ = ["NUMBER_TYPES", "numbers_only"]
 
-_NUMBERS = frozenset((bool, int, float))
+#: The types a content-free value may have, exactly.
+NUMBER_TYPES = frozenset((bool, int, float))
+_NUMBERS = NUMBER_TYPES
 
 
 def numbers_only(values: Tuple[object, ...]) -> bool:

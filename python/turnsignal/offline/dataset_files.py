@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Iterable, List, NamedTuple, Sequence, Union
 
 from turnsignal._json import loads
-from turnsignal._lines import not_found, path_list, read_lines
+from turnsignal._lines import given_files, read_lines
 from turnsignal.sessions.claude_code import looks_like_claude_code
 
 __all__ = ["CASES", "KINDS", "DatasetFiles", "Skipped", "file_kind", "invalid_lines",
@@ -94,15 +94,9 @@ def sort_files(paths: Union[PathLike, Iterable[PathLike]]) -> DatasetFiles:
     ``FileNotFoundError`` for a path that does not exist."""
     cases: List[Path] = []
     skipped: List[Skipped] = []
-    for path in path_list(paths):
-        if path.is_dir():
-            found = sorted(p for p in path.rglob("*") if p.is_file())
-        elif path.exists():
-            found = [path]
-        else:
-            raise not_found(path)
+    for folder, found in given_files(paths):
         for file in found:
-            read = not path.is_dir() or file.name.endswith(_SUFFIXES)
+            read = not folder or file.name.endswith(_SUFFIXES)
             kind = file_kind(file) if read else NOT_JSONL
             if kind == CASES:
                 cases.append(file)

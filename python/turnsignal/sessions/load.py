@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Iterable, Iterator, List, Union
 
 from turnsignal._json import loads
-from turnsignal._lines import GZIP_ERRORS, PathLike, not_found, open_lines, path_list
+from turnsignal._lines import GZIP_ERRORS, PathLike, given_files, open_lines
 from turnsignal.sessions.claude_code import looks_like_claude_code, read_claude_code_lines
 from turnsignal.sessions.model import Session
 from turnsignal.sessions.requests import BadLine, sessions_from_json, sessions_from_lines
@@ -25,16 +25,8 @@ def find_files(paths: Union[PathLike, Iterable[PathLike]]) -> List[Path]:
     """The files named by ``paths`` (one path or several); folders searched
     recursively (sorted). Raises ``FileNotFoundError`` for a path that does
     not exist."""
-    files: List[Path] = []
-    for path in path_list(paths):
-        if path.is_dir():
-            files.extend(sorted(p for p in path.rglob("*")
-                                if p.is_file() and p.name.endswith(SUFFIXES)))
-        elif path.exists():
-            files.append(path)
-        else:
-            raise not_found(path)
-    return files
+    return [file for folder, files in given_files(paths) for file in files
+            if not folder or file.name.endswith(SUFFIXES)]
 
 
 def _first_value(lines: Iterable[bytes]) -> object:

@@ -12,6 +12,7 @@ from typing import Any, Callable, Mapping, Optional, Tuple
 from turnsignal._hotpath import numbers_only as _numbers_only
 from turnsignal._lexicons import hybrid1 as _hyb
 from turnsignal._lexicons import lexical2 as _lex
+from turnsignal._reference.values import NUMBER_TYPES
 from turnsignal.config.evaluators import HYBRID1
 from turnsignal.topic_continuity.classify.lexical2 import (
     answer,
@@ -70,7 +71,7 @@ _INCONCLUSIVE: Decision = (_UNKNOWN, Reason.INCONCLUSIVE, 0.0)
 _NOT_COMPUTED = Similarities()
 #: What the content-free check admits of the similarities: exactly a
 #: ``bool``, an ``int``, a ``float`` (as ``numbers_only``) or None.
-_NUMBERS_OR_NONE = frozenset({bool, int, float, type(None)})
+_NUMBERS_OR_NONE = NUMBER_TYPES | {type(None)}
 
 
 def new_request(cues: Hybrid1Cues) -> bool:
