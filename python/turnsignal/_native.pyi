@@ -282,6 +282,12 @@ class TurnPooling:
         """``(turn, last)``: the pooled value of the turn's segments joined by a
         newline and, for a prior turn, of its last segment alone (None for the
         live turn); the turn read again with its first reading's bounds."""
+    def similarities(
+        self, newest: Optional[TurnPooling]
+    ) -> Tuple[bool, Optional[float], Optional[float]]:
+        """hybrid.1's semantic cues of this live turn: ``(semantic, newest,
+        last)``, both similarities None without semantic evidence or without
+        ``newest`` (then never pooled)."""
 
 def lexical2_prior_turn(
     doc: Doc,

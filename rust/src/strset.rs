@@ -41,7 +41,7 @@ fn load_u64(b: &[u8], at: usize) -> u64 {
 
 /// Byte-string equality, inline for short strings (the common case here).
 #[inline]
-fn eq_bytes(a: &[u8], b: &[u8]) -> bool {
+pub(crate) fn eq_bytes(a: &[u8], b: &[u8]) -> bool {
     if a.len() != b.len() {
         return false;
     }

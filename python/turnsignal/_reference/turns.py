@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple, Optional, Tuple
 
 from turnsignal._reference.doc import Doc, LiveWindow, live_window, prior_window
-from turnsignal._reference.hybrid1 import Hybrid1LiveTurn, pool_segments
+from turnsignal._reference.hybrid1 import Hybrid1LiveTurn, pool_segments, semantic, similarities
 from turnsignal._reference.lexical2.live import Lexical2LiveTurn, lexical2_score_prior
 from turnsignal._reference.lexical2.recent import ACT_NONE, recent_act
 from turnsignal._reference.phrases import phrase_flags
@@ -146,6 +146,21 @@ class TurnPooling:
                     last = table.pool(w.segments[-1]) if w.segments else None
                     self._values = (pool_segments(table, w.segments), last)
         return self._values
+
+    def similarities(self, newest: Optional[TurnPooling]
+                     ) -> Tuple[bool, Optional[float], Optional[float]]:
+        """hybrid.1's semantic cues of this live turn (docs/hybrid1.md
+        §3.5): ``(semantic, newest, last)``, whether its pooled value is
+        semantic evidence and its similarities with the newest prior turn's
+        ``TurnPooling`` ``newest`` (both None without semantic evidence or
+        without ``newest``, which is then never pooled)."""
+        live = self.values()[0]
+        if live is None:
+            return False, None, None
+        evidence = semantic(live)
+        if not evidence or newest is None:
+            return evidence, None, None
+        return (evidence, *similarities(live, *newest.values()))
 
 
 _NO_FLAGS = (False,) * 5

@@ -27,7 +27,6 @@ from types import ModuleType
 from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple
 
 from turnsignal._hotpath import module_vector_table
-from turnsignal._lexicons import hybrid1 as _hybrid1
 from turnsignal.checkpoint import Checkpoint
 from turnsignal.topic_continuity.constants import DECAY
 from turnsignal.topic_continuity.policy import HistoryPolicy
@@ -386,21 +385,11 @@ def similarities(cues: Hybrid1Cues) -> Similarities:
     """The similarities of the live turn's pooled value with the newest turn
     and with the message before the live turn (§3.5): every one None
     without semantic evidence, ``semantic`` None too for a group that pools
-    nothing. The turns are pooled here, on first use: only row
-    ``change_low_similarity`` reads these."""
+    nothing. The turns are pooled here, on first use, in one crossing of
+    the hot path: only row ``change_low_similarity`` reads these."""
     if cues.live is None:
         return _NOT_POOLED
-    pooled = cues.live.values()[0]
-    semantic = (pooled.word_share >= _hybrid1.SEMANTIC_MIN_WORD_SHARE
-                and pooled.whole_share >= _hybrid1.SEMANTIC_MIN_WHOLE_SHARE)
-    if not semantic or cues.newest is None:
-        return Similarities(semantic)
-    turn, last = cues.newest.values()
-    newest = None if turn is None else pooled.similarity(turn)
-    if (last is None or pooled.known < _hybrid1.SIMILARITY_MIN_LIVE_KNOWN
-            or last.known < _hybrid1.SIMILARITY_MIN_PRIOR_KNOWN):
-        return Similarities(semantic, newest)
-    return Similarities(semantic, newest, pooled.similarity(last))
+    return _new(Similarities, cues.live.similarities(cues.newest))
 
 
 _NOT_POOLED = Similarities()

@@ -87,6 +87,34 @@ pub fn pool_turn<S: AsRef<str>>(
     (turn, last)
 }
 
+/// Whether the live turn's pooled value is semantic evidence (§3.5): enough
+/// of its tokens are words the vocabulary knows, and enough of its words
+/// are known whole.
+pub fn semantic(live: &Pooled) -> bool {
+    live.word_share() >= lexicon::SEMANTIC_MIN_WORD_SHARE
+        && live.whole_share() >= lexicon::SEMANTIC_MIN_WHOLE_SHARE
+}
+
+/// The similarities of the live turn's pooled value (§3.5) with the newest
+/// prior turn (`turn`) and with the message before the live turn (`last`,
+/// the newest turn's last segment): `(newest, last)`, None where a side is
+/// missing or has no known token, `last` also None below the counts of
+/// known tokens it needs.
+pub fn similarities(
+    live: &Pooled,
+    turn: Option<&Pooled>,
+    last: Option<&Pooled>,
+) -> (Option<f64>, Option<f64>) {
+    let newest = turn.and_then(|turn| live.similarity(turn));
+    let last = last
+        .filter(|last| {
+            live.known as usize >= lexicon::SIMILARITY_MIN_LIVE_KNOWN
+                && last.known as usize >= lexicon::SIMILARITY_MIN_PRIOR_KNOWN
+        })
+        .and_then(|last| live.similarity(last));
+    (newest, last)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

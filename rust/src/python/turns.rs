@@ -15,6 +15,7 @@ use pyo3::types::{PyBool, PyTuple};
 
 use crate::evidence::{live_window, prior_window, strs, PriorWindow};
 use crate::phrases::PhraseFlags;
+use crate::vectors::Pooled;
 
 use super::doc::{excluded, Doc, LiveInputs, PriorInputs};
 use super::lexical2::{cues_tuple, Lexical2LiveTurn};
@@ -373,8 +374,12 @@ pub struct TurnPooling {
     table: Py<VectorTable>,
     doc: Py<Doc>,
     reading: Reading,
+    pooled: OnceLock<TurnValues>,
     values: OnceLock<Py<PyTuple>>,
 }
+
+/// `(turn, last)` of a `TurnPooling` (see `values`).
+type TurnValues = (Option<Pooled>, Option<Pooled>);
 
 impl TurnPooling {
     fn new(table: &Bound<'_, VectorTable>, doc: &Bound<'_, Doc>, reading: Reading) -> Self {
@@ -382,14 +387,25 @@ impl TurnPooling {
             table: table.clone().unbind(),
             doc: doc.clone().unbind(),
             reading,
+            pooled: OnceLock::new(),
             values: OnceLock::new(),
         }
     }
 
-    fn pool<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+    /// The pooled values, computed on first use.
+    fn pooled(&self, py: Python<'_>) -> PyResult<&TurnValues> {
+        if let Some(pooled) = self.pooled.get() {
+            return Ok(pooled);
+        }
+        let pooled = self.pool(py)?;
+        // Another thread may have set it meanwhile: the same numbers.
+        Ok(self.pooled.get_or_init(|| pooled))
+    }
+
+    fn pool(&self, py: Python<'_>) -> PyResult<TurnValues> {
         let table = self.table.get().shared();
         let doc = self.doc.bind(py);
-        let (turn, last) = match self.reading {
+        Ok(match self.reading {
             Reading::Live(start, max_turn_bytes) => {
                 let (_, turn) = read_live(py, doc, start, max_turn_bytes, |segments| {
                     crate::hybrid1::pool_segments(&table, segments)
@@ -405,8 +421,7 @@ impl TurnPooling {
                     None => (None, None),
                 }
             }
-        };
-        (turn.map(PooledText::new), last.map(PooledText::new)).into_pyobject(py)
+        })
     }
 }
 
@@ -420,9 +435,35 @@ impl TurnPooling {
         if let Some(values) = self.values.get() {
             return Ok(values.bind(py).clone());
         }
-        let values = self.pool(py)?;
-        // Another thread may have set it meanwhile: the same numbers.
-        let _ = self.values.set(values.clone().unbind());
-        Ok(values)
+        let (turn, last) = self.pooled(py)?;
+        let text = |value: &Option<Pooled>| value.clone().map(PooledText::new);
+        let values = (text(turn), text(last)).into_pyobject(py)?;
+        Ok(self.values.get_or_init(|| values.unbind()).bind(py).clone())
+    }
+
+    /// hybrid.1's semantic cues of this live turn (docs/hybrid1.md §3.5):
+    /// `(semantic, newest, last)`, whether its pooled value is semantic
+    /// evidence and its similarities with the newest prior turn's
+    /// `TurnPooling` `newest` (both None without semantic evidence or
+    /// without `newest`, which is then never pooled). In one crossing,
+    /// building no `PooledText`.
+    fn similarities<'py>(
+        &self,
+        py: Python<'py>,
+        newest: Option<&Bound<'py, TurnPooling>>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let live = match self.pooled(py)? {
+            (Some(live), _) => live,
+            (None, _) => return (false, None::<f64>, None::<f64>).into_pyobject(py),
+        };
+        let semantic = crate::hybrid1::semantic(live);
+        let (newest, last) = match newest.filter(|_| semantic) {
+            Some(newest) => {
+                let (turn, last) = newest.get().pooled(py)?;
+                crate::hybrid1::similarities(live, turn.as_ref(), last.as_ref())
+            }
+            None => (None, None),
+        };
+        (semantic, newest, last).into_pyobject(py)
     }
 }

@@ -58,6 +58,8 @@ fn chunk(text: &[u8], at: usize) -> u64 {
 /// `MAX_TEXT_BYTES`) to `keep`, until it stops.
 pub(super) fn visit<V: Visitor>(vocab: &Vocab, text: &[u8], keep: &mut Keep<V>) {
     let mut word: AsciiWord = [0; ASCII_WORD_ROOM];
+    // One cut for the text's words (its room is zeroed once, not per word).
+    let mut cut = Cut::new();
     let mut len = 0; // bytes of the word so far (those past MAX_WORD_CHARS are not all kept)
     let mut seen = 0u64; // the OR of the word's lowercased bytes
     let mut at = 0;
@@ -90,7 +92,7 @@ pub(super) fn visit<V: Visitor>(vocab: &Vocab, text: &[u8], keep: &mut Keep<V>) 
             continue;
         }
         if len > 0 {
-            if !hand_word(vocab, &word, len, seen, keep) {
+            if !hand_word(vocab, &word, len, seen, &mut cut, keep) {
                 return;
             }
             len = 0;
@@ -101,7 +103,7 @@ pub(super) fn visit<V: Visitor>(vocab: &Vocab, text: &[u8], keep: &mut Keep<V>) 
         }
     }
     if len > 0 {
-        hand_word(vocab, &word, len, seen, keep);
+        hand_word(vocab, &word, len, seen, &mut cut, keep);
     }
 }
 
@@ -115,6 +117,7 @@ fn hand_word<V: Visitor>(
     word: &AsciiWord,
     len: usize,
     seen: u64,
+    cut: &mut Cut,
     keep: &mut Keep<V>,
 ) -> bool {
     let letters = seen & (0x40 * ONES) != 0;
@@ -130,7 +133,7 @@ fn hand_word<V: Visitor>(
         }
         return keep.token(Piece::Known(row));
     }
-    cut_word(vocab, word, len, letters, keep)
+    cut_word(vocab, word, len, letters, cut, keep)
 }
 
 /// The rare word that is not one piece: cut greedily.
@@ -140,12 +143,12 @@ fn cut_word<V: Visitor>(
     word: &AsciiWord,
     len: usize,
     letters: bool,
+    cut: &mut Cut,
     keep: &mut Keep<V>,
 ) -> bool {
-    let mut cut = Cut::new();
-    vocab.cut_ascii(word, len, &mut cut);
+    vocab.cut_ascii(word, len, cut);
     if letters {
         keep.word(cut.whole());
     }
-    keep.cut(&cut)
+    keep.cut(cut)
 }

@@ -10,7 +10,8 @@
 //!
 //! * `normalize` — the BERT basic tokenizer: dropped controls, white space,
 //!   CJK characters and punctuation as words, accents stripped, lowercased;
-//! * `wordpiece` — greedy longest-match-first WordPiece over the vocabulary;
+//! * `wordpiece` — greedy longest-match-first WordPiece over the vocabulary,
+//!   looked up in `index` (one cache line per probe);
 //! * `table` — the one binary format of the table, parsed once;
 //! * `visit` — a text's words and kept tokens, through `ascii` (the
 //!   tokenizer and WordPiece fused into one pass, for ASCII texts) or
@@ -21,6 +22,7 @@
 //! at most `MAX_TOKENS` tokens kept (`data/wordpiece.toml`).
 
 mod ascii;
+mod index;
 mod keep;
 pub mod normalize;
 pub mod pool;

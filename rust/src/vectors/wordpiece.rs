@@ -4,8 +4,8 @@
 //! that cannot be cut so, or has more than `MAX_WORD_CHARS` characters, is
 //! one unknown token.
 
+use super::index::PieceIndex;
 use super::wordpiece_tables::MAX_WORD_CHARS;
-use crate::strset::{pack_short, ShortIndex, StrSet};
 
 const CONTINUATION: &str = "##";
 
@@ -17,17 +17,13 @@ pub enum Piece {
 }
 
 /// The vocabulary: word-initial pieces and continuation pieces (without
-/// their `##`), each with its row and the longest piece in bytes; pieces of
-/// at most 8 bytes (most English words) are also found by one integer key.
+/// their `##`), each with its row (`PieceIndex`), and the longest piece of
+/// each side in bytes.
 #[derive(Debug, Default)]
 pub struct Vocab {
-    initial: StrSet,
-    initial_short: ShortIndex,
-    initial_rows: Vec<u32>,
+    initial: PieceIndex,
     longest_initial: usize,
-    continuation: StrSet,
-    continuation_short: ShortIndex,
-    continuation_rows: Vec<u32>,
+    continuation: PieceIndex,
     longest_continuation: usize,
 }
 
@@ -35,60 +31,39 @@ impl Vocab {
     /// The vocabulary of `tokens`, the row of each being its position.
     /// A repeated token keeps its first row.
     pub fn new<'a>(tokens: impl ExactSizeIterator<Item = &'a str>) -> Vocab {
-        // Room for every token in either set: no table grows while filling.
-        let room = tokens.len();
-        let mut vocab = Vocab {
-            initial: StrSet::with_capacity(room, 8 * room),
-            continuation: StrSet::with_capacity(room, 8 * room),
-            ..Vocab::default()
-        };
+        let mut initial = Vec::with_capacity(tokens.len());
+        let mut continuation = Vec::new();
         for (row, token) in tokens.enumerate() {
             let row = row as u32;
             match token
                 .strip_prefix(CONTINUATION)
                 .filter(|rest| !rest.is_empty())
             {
-                Some(rest) => {
-                    if vocab.continuation.insert(rest).1 {
-                        vocab.continuation_rows.push(row);
-                        vocab.longest_continuation = vocab.longest_continuation.max(rest.len());
-                    }
-                }
-                None => {
-                    if vocab.initial.insert(token).1 {
-                        vocab.initial_rows.push(row);
-                        vocab.longest_initial = vocab.longest_initial.max(token.len());
-                    }
-                }
+                Some(rest) => continuation.push((rest, row)),
+                None => initial.push((token, row)),
             }
         }
-        vocab.initial_short = ShortIndex::build(&vocab.initial);
-        vocab.continuation_short = ShortIndex::build(&vocab.continuation);
-        vocab
+        let longest = |pieces: &[(&str, u32)]| pieces.iter().map(|(p, _)| p.len()).max();
+        Vocab {
+            longest_initial: longest(&initial).unwrap_or(0),
+            longest_continuation: longest(&continuation).unwrap_or(0),
+            initial: PieceIndex::new(&initial),
+            continuation: PieceIndex::new(&continuation),
+        }
     }
 
-    /// The set, short index and rows of word-initial or continuation pieces.
-    #[inline]
-    fn side(&self, continued: bool) -> (&StrSet, &ShortIndex, &[u32]) {
+    /// The word-initial or the continuation pieces.
+    #[inline(always)]
+    fn side(&self, continued: bool) -> &PieceIndex {
         if continued {
-            (
-                &self.continuation,
-                &self.continuation_short,
-                &self.continuation_rows,
-            )
+            &self.continuation
         } else {
-            (&self.initial, &self.initial_short, &self.initial_rows)
+            &self.initial
         }
     }
 
     fn find(&self, piece: &str, continued: bool) -> Option<u32> {
-        let (set, short, rows) = self.side(continued);
-        // Every short member is in the short index: a miss there is final.
-        let index = match pack_short(piece.as_bytes()) {
-            Some(key) => short.get(key),
-            None => set.find(piece),
-        };
-        index.map(|i| rows[i])
+        self.side(continued).find(piece.as_bytes())
     }
 
     /// The pieces of one word, in order, appended to `out` (`Known` rows,
@@ -166,16 +141,15 @@ impl Vocab {
         end: usize,
         continued: bool,
     ) -> Option<u32> {
-        let (set, short, rows) = self.side(continued);
+        let side = self.side(continued);
         let n = end - start;
-        let index = if n <= 8 {
+        if n <= 8 {
             let mut bytes = [0u8; 8];
             bytes.copy_from_slice(&word[start..start + 8]);
-            short.get(u64::from_le_bytes(bytes) & (u64::MAX >> (64 - 8 * n)))
+            side.get_short(u64::from_le_bytes(bytes) & (u64::MAX >> (64 - 8 * n)))
         } else {
-            set.find_bytes(&word[start..end])
-        };
-        index.map(|i| rows[i])
+            side.find(&word[start..end])
+        }
     }
 
     /// The row of the first `len` bytes of `word` (lowercase ASCII, 1 to
@@ -207,8 +181,8 @@ impl Vocab {
         if c == 0 {
             return Piece::Unknown;
         }
-        match self.initial_short.get(u64::from(c)) {
-            Some(i) => Piece::Known(self.initial_rows[i]),
+        match self.initial.get_short(u64::from(c)) {
+            Some(row) => Piece::Known(row),
             None => Piece::Unknown,
         }
     }

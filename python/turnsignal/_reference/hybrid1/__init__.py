@@ -4,7 +4,7 @@ its own two cues, and the pooled static vectors of each turn."""
 
 from __future__ import annotations
 
-from typing import Any, List, Sequence, Tuple
+from typing import Any, List, Optional, Sequence, Tuple
 
 from turnsignal._lexicons import hybrid1 as _data
 from turnsignal._reference.lexical2.lexicon import MARKERS as _LEXICAL2_MARKERS
@@ -19,7 +19,7 @@ from turnsignal._reference.phrases import (
 )
 
 __all__ = ["MARKERS", "Hybrid1LiveTurn", "hybrid1_live_cues", "hybrid1_phrase_flags",
-           "pool_segments"]
+           "pool_segments", "semantic", "similarities"]
 
 MARKERS = _LEXICAL2_MARKERS._replace(change_marker=phrase_index(_data.CHANGE_MARKER))
 ADDITIVE = phrase_index(_data.ADDITIVE)
@@ -53,6 +53,28 @@ class Hybrid1LiveTurn(Lexical2LiveTurn):
 def pool_segments(table: Any, segments: Sequence[str]) -> Any:
     """The pooled value of a turn's segments joined by "\\n" (§3.5)."""
     return table.pool("\n".join(segments))
+
+
+def semantic(live: Any) -> bool:
+    """Whether the live turn's pooled value is semantic evidence (§3.5):
+    enough of its tokens are words the vocabulary knows, and enough of its
+    words are known whole."""
+    return (live.word_share >= _data.SEMANTIC_MIN_WORD_SHARE
+            and live.whole_share >= _data.SEMANTIC_MIN_WHOLE_SHARE)
+
+
+def similarities(live: Any, turn: Optional[Any],
+                 last: Optional[Any]) -> Tuple[Optional[float], Optional[float]]:
+    """The similarities of the live turn's pooled value (§3.5) with the
+    newest prior turn (``turn``) and with the message before the live turn
+    (``last``): ``(newest, last)``, None where a side is missing or has no
+    known token, ``last`` also None below the counts of known tokens it
+    needs."""
+    newest = None if turn is None else live.similarity(turn)
+    if (last is None or live.known < _data.SIMILARITY_MIN_LIVE_KNOWN
+            or last.known < _data.SIMILARITY_MIN_PRIOR_KNOWN):
+        return newest, None
+    return newest, live.similarity(last)
 
 
 # -- primitives, for the differential tests ----------------------------------
