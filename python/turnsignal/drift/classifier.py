@@ -82,6 +82,9 @@ def _topic_signal(value: Any, rule: Optional[str]) -> Any:
     if not names:
         raise ValueError("topic_continuity has no rule; pass topic_continuity=None to turn "
                          "the explicit-marker rule off")
+    if rule is not None and type(rule) is not str:
+        raise TypeError(f"topic_rule must be a rule's name (a str) or None, "
+                        f"got {type(rule).__name__}")
     if rule is not None and rule not in names:
         raise ValueError(f"topic_rule {rule!r} is not a rule of topic_continuity "
                          f"(rules: {', '.join(names)})")
@@ -89,7 +92,8 @@ def _topic_signal(value: Any, rule: Optional[str]) -> Any:
 
 
 def _optional_text(name: str, value: Any) -> Optional[str]:
-    if value is not None and not isinstance(value, str):
+    # type(), not isinstance: that reads a caller's __class__, which may raise.
+    if value is not None and not issubclass(type(value), str):
         raise DriftInputError(f"{name}: must be a string or None, got {type(value).__name__}")
     return value
 
@@ -97,13 +101,20 @@ def _optional_text(name: str, value: Any) -> Optional[str]:
 def _evidence(items: Any) -> Tuple[Evidence, ...]:
     if items is None:
         return ()
-    if isinstance(items, (str, bytes)) or not isinstance(items, Iterable):
+    kind = type(items)
+    if issubclass(kind, (str, bytes)) or not issubclass(kind, Iterable):
         raise DriftInputError("retrieved_evidence: must be a sequence of Evidence or mappings")
     evidence: List[Evidence] = []
-    for index, item in enumerate(items):
-        if index >= MAX_EVIDENCE_ITEMS:
-            raise DriftInputError(f"retrieved_evidence: at most {MAX_EVIDENCE_ITEMS} items")
-        evidence.append(Evidence.coerce(item, f"retrieved_evidence[{index}]"))
+    try:
+        for index, item in enumerate(items):
+            if index >= MAX_EVIDENCE_ITEMS:
+                raise DriftInputError(f"retrieved_evidence: at most {MAX_EVIDENCE_ITEMS} items")
+            evidence.append(Evidence.coerce(item, f"retrieved_evidence[{index}]"))
+    except DriftInputError:
+        raise
+    except Exception as error:  # the caller's sequence failed while read
+        raise DriftInputError(f"retrieved_evidence: could not be read "
+                              f"({type(error).__name__})") from None
     return tuple(evidence)
 
 

@@ -17,6 +17,7 @@ from typing import Any, List, Sequence, Tuple
 from turnsignal.model import BlockType, Conversation, Message, Role, starts_turn
 from turnsignal.topic_continuity.constants import MAX_CONTENT_BLOCKS, MAX_SCAN_MESSAGES
 from turnsignal.wire import decode
+from turnsignal.wire.messages import all_messages, decode_messages, held
 
 __all__ = ["TurnView", "as_conversation", "is_substantive", "view"]
 
@@ -32,16 +33,22 @@ _CJK = re.compile(r"[\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u3400-\u4dbf\u4e00-
 _WORD = re.compile(r"[^\W_]+")
 
 
+#: The newest messages and blocks the layer decodes (the evaluator's caps).
+_CAPS = {"tail_messages": MAX_SCAN_MESSAGES, "tail_blocks": MAX_CONTENT_BLOCKS}
+
+
 def as_conversation(request: Any, format: str = "auto") -> Conversation:
-    """A ``Conversation`` as given, a sequence of neutral ``Message``s, or a
-    request body in any wire format (decoded with the evaluator's caps)."""
-    if isinstance(request, Conversation):
-        return request
-    if (isinstance(request, (list, tuple)) and request
-            and all(isinstance(item, Message) for item in request)):
-        return Conversation(tuple(request))
-    return decode(request, format, tail_messages=MAX_SCAN_MESSAGES,
-                  tail_blocks=MAX_CONTENT_BLOCKS)
+    """A ``Conversation``, a sequence of neutral ``Message``s, or a request
+    body in any wire format, decoded with the evaluator's caps. Messages a
+    caller built are read again by the neutral format's decoder
+    (``wire.messages.decode_messages``): a role given as ``"user"`` reads as
+    ``Role.USER``, where it used to leave the turn unseen."""
+    if issubclass(type(request), Conversation):
+        return request._replace(messages=decode_messages(request.messages, **_CAPS))
+    items = held(request)
+    if items and all_messages(items):
+        return Conversation(decode_messages(items, **_CAPS))
+    return decode(request, format, **_CAPS)
 
 
 def text_of(message: Message, limit: int) -> str:

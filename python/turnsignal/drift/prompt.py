@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import re
 from datetime import datetime, timezone
-from typing import Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple, Union
+from typing import Dict, Iterable, List, Mapping, NamedTuple, Optional, Sequence, Tuple, Union
 
 from turnsignal.drift.types import Classification, DriftInputError, Evidence
 
@@ -206,26 +206,43 @@ def _examples(examples: Sequence[DriftExample]) -> str:
 
 def check_examples(examples: Optional[Sequence[object]]) -> Tuple[DriftExample, ...]:
     """``DEFAULT_EXAMPLES`` for ``None``; otherwise every item must be a
-    ``DriftExample`` or a mapping of its four fields with a valid label."""
+    ``DriftExample`` or a mapping of its four fields with a valid label
+    (``DriftInputError`` naming the item otherwise, also for one that fails
+    when read)."""
     if examples is None:
         return DEFAULT_EXAMPLES
+    kind = type(examples)  # type(), not isinstance: a caller's __class__ may raise
+    if issubclass(kind, (str, bytes, Mapping)) or not issubclass(kind, Iterable):
+        raise DriftInputError(f"examples: must be a sequence of DriftExample or mappings, "
+                              f"got {kind.__name__}")
     checked: List[DriftExample] = []
-    for index, item in enumerate(examples):
-        values = item._asdict() if isinstance(item, DriftExample) else item
-        if not isinstance(values, Mapping):
-            raise DriftInputError(f"examples[{index}]: must be a DriftExample or a mapping")
-        try:
-            example = DriftExample(**values)
-            Classification(example.classification)
-        except (TypeError, ValueError):
-            raise DriftInputError(
-                f"examples[{index}]: needs user_turn, session_summary, reasoning (strings) "
-                "and a classification among drift, stale_context, both, neither") from None
-        if not all(isinstance(v, str) for v in (example.user_turn, example.session_summary,
-                                                example.reasoning)):
-            raise DriftInputError(f"examples[{index}]: text fields must be strings")
-        checked.append(example)
+    where = "examples"
+    try:
+        for index, item in enumerate(examples):
+            where = f"examples[{index}]"
+            checked.append(_example(item, where))
+    except DriftInputError:
+        raise
+    except Exception as error:  # the caller's sequence or item failed while read
+        raise DriftInputError(f"{where}: could not be read ({type(error).__name__})") from None
     return tuple(checked)
+
+
+def _example(item: object, where: str) -> DriftExample:
+    values = item._asdict() if type(item) is DriftExample else item
+    if not issubclass(type(values), Mapping):
+        raise DriftInputError(f"{where}: must be a DriftExample or a mapping")
+    try:
+        example = DriftExample(**values)  # type: ignore[arg-type]
+        Classification(example.classification)
+    except (TypeError, ValueError):
+        raise DriftInputError(
+            f"{where}: needs user_turn, session_summary, reasoning (strings) "
+            "and a classification among drift, stale_context, both, neither") from None
+    if not all(issubclass(type(v), str) for v in (example.user_turn, example.session_summary,
+                                                  example.reasoning)):
+        raise DriftInputError(f"{where}: text fields must be strings")
+    return example
 
 
 _SLOT = re.compile(r"\[(USER_TURN|LAST_ASSISTANT_RESPONSE|SESSION_SUMMARY|RETRIEVED_EVIDENCE|"

@@ -83,12 +83,14 @@ class DriftInputError(TurnsignalError, ValueError):
 
 
 def parse_timestamp(value: Any, path: str) -> float:
-    if isinstance(value, datetime):
+    # type(), not isinstance: that reads a caller's __class__, which may raise.
+    kind = type(value)
+    if issubclass(kind, datetime):
         if value.tzinfo is None:
             raise DriftInputError(f"{path}: a datetime without a timezone is ambiguous; "
                                   "give an aware datetime or epoch seconds")
         return value.timestamp()
-    if isinstance(value, str):
+    if issubclass(kind, str):
         try:
             parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
         except ValueError:
@@ -96,9 +98,13 @@ def parse_timestamp(value: Any, path: str) -> float:
         if parsed.tzinfo is None:
             parsed = parsed.replace(tzinfo=timezone.utc)
         return parsed.timestamp()
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        if math.isfinite(value):
-            return float(value)
+    if issubclass(kind, (int, float)) and kind is not bool:
+        try:
+            seconds = float(value)
+        except (OverflowError, ValueError):
+            seconds = math.inf
+        if math.isfinite(seconds):
+            return seconds
     raise DriftInputError(f"{path}: must be a datetime, an ISO 8601 string or epoch "
                           f"seconds, got {type(value).__name__}")
 
@@ -117,16 +123,26 @@ class Evidence:
         """An ``Evidence`` from itself or a mapping with ``source_id``,
         ``retrieved_at`` (datetime, ISO 8601 string, epoch seconds) and
         optional ``text``; ``DriftInputError`` naming ``path`` otherwise."""
-        if isinstance(item, Evidence):
+        kind = type(item)
+        if issubclass(kind, Evidence):
             return item
-        if not isinstance(item, Mapping):
+        if not issubclass(kind, Mapping):
             raise DriftInputError(f"{path}: must be an Evidence or a mapping, "
-                                  f"got {type(item).__name__}")
+                                  f"got {kind.__name__}")
+        try:
+            return cls._from_mapping(item, path)
+        except DriftInputError:
+            raise
+        except Exception as error:  # the caller's mapping failed while read
+            raise DriftInputError(f"{path}: could not be read ({type(error).__name__})") from None
+
+    @classmethod
+    def _from_mapping(cls, item: Mapping[str, Any], path: str) -> Evidence:
         source_id = item.get("source_id")
-        if not isinstance(source_id, str) or not source_id:
+        if not issubclass(type(source_id), str) or not source_id:
             raise DriftInputError(f"{path}.source_id: must be a non-empty string")
         text = item.get("text", "")
-        if not isinstance(text, str):
+        if not issubclass(type(text), str):
             raise DriftInputError(f"{path}.text: must be a string")
         if "retrieved_at" not in item:
             raise DriftInputError(f"{path}.retrieved_at: is required")
