@@ -33,7 +33,7 @@ from .config import TopicContinuityRule, parse_topic_continuity_rules
 from .config.names import name_problem
 from .conversation import ConversationFacts, ConversationSignal
 from .conversation.rules import ConversationRule, check_rules, quote
-from .conversation.signal import ConversationResults
+from .conversation.signal import ConversationResults, results_of
 from .decisions import (
     COMPUTED_TYPES,
     Decision,
@@ -254,7 +254,7 @@ class Router:
         topic = self.topic_continuity.evaluate(
             request, format, history_available=history_available, deadline=deadline,
             cancel=cancel, request_id=request_id)
-        results = self.conversation.evaluate_facts(facts)
+        results = results_of(self.conversation.rules, facts)
         if self.observers:
             notify(self.observers, "on_conversation", results, request_id)
         matched: Dict[str, AbstractSet[str]] = dict(external)

@@ -10,6 +10,7 @@ import pytest
 
 from turnsignal import ConfigError
 from turnsignal.conversation import (
+    ConversationFacts,
     ConversationRule,
     ConversationSignal,
     Predicate,
@@ -307,3 +308,17 @@ def test_evaluate_facts_takes_facts() -> None:
     for value in (None, {"user_messages": 2}, _OPENAI):
         with pytest.raises(TypeError, match="facts must be ConversationFacts"):
             signal.evaluate_facts(value)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("field", ConversationFacts._fields)
+def test_evaluate_facts_checks_every_count(field: str) -> None:
+    """Facts built by hand: a count that is not an ``int`` >= 0 is named, not
+    read as another (3.5 as 3, True as 1) nor failing inside a rule."""
+    signal = ConversationSignal([_count("multi", "message", "user", gte=2)])
+    for value, error, said in (("3", TypeError, "got str"), (3.5, TypeError, "got float"),
+                               (True, TypeError, "got bool"), (None, TypeError, "got NoneType"),
+                               (-1, ValueError, "got a negative count")):
+        with pytest.raises(error, match=rf"^facts\.{field} must be an int >= 0, {said}$"):
+            signal.evaluate_facts(ConversationFacts(**{field: value}))
+    counted = signal.evaluate_facts(ConversationFacts(**{field: 2}))
+    assert counted["multi"].matched is (field == "user_messages")

@@ -21,7 +21,7 @@ from turnsignal._reference import facts as _facts
 from turnsignal.model import Conversation, Role
 from turnsignal.wire import MAX_REQUEST_VALUES
 
-__all__ = ["ConversationFacts", "compute_facts", "tool_choice_flags"]
+__all__ = ["ConversationFacts", "check_facts", "compute_facts", "tool_choice_flags"]
 
 
 class ConversationFacts(NamedTuple):
@@ -60,6 +60,23 @@ def tool_choice_flags(value: Any) -> Tuple[int, int]:
     tool; "none" forbids one). ``Conversation.tool_choice`` holds the decoded
     kind (``"required"``, ``"none"``, ``"auto"`` or None), which reads the same."""
     return _facts.tool_choice_flags(value, MAX_REQUEST_VALUES)
+
+
+def check_facts(facts: Any) -> ConversationFacts:
+    """``facts`` when it is ``ConversationFacts`` whose every field is a count
+    (an ``int`` >= 0, not a ``bool``): ``TypeError`` or ``ValueError``
+    naming the field otherwise. Facts a caller builds by hand would
+    otherwise be counted wrong without a word (``3.5`` read as 3, ``True``
+    as 1) or fail inside a rule."""
+    if not issubclass(type(facts), ConversationFacts):
+        raise TypeError(f"facts must be ConversationFacts (compute_facts(conversation)),"
+                        f" got {type(facts).__name__}")
+    for name, value in zip(ConversationFacts._fields, facts):
+        if type(value) is not int:
+            raise TypeError(f"facts.{name} must be an int >= 0, got {type(value).__name__}")
+        if value < 0:
+            raise ValueError(f"facts.{name} must be an int >= 0, got a negative count")
+    return facts
 
 
 def compute_facts(conversation: Conversation,

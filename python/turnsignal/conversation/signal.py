@@ -19,10 +19,11 @@ from typing import (
 from .. import _hotpath, wire
 from ..errors import WireFormatError, config_read
 from ..wire import check_format
-from .facts import ConversationFacts
+from .facts import ConversationFacts, check_facts
 from .rules import ConversationRule, parse_conversation_rules
 
-__all__ = ["ConversationResults", "ConversationRuleResult", "ConversationSignal", "rule_value"]
+__all__ = ["ConversationResults", "ConversationRuleResult", "ConversationSignal", "results_of",
+           "rule_value"]
 
 Number = Union[int, float]
 
@@ -89,6 +90,13 @@ def rule_value(rule: ConversationRule, facts: ConversationFacts) -> Conversation
     return ConversationRuleResult(rule.name, count, rule.predicate.holds(count))
 
 
+def results_of(rules: Sequence[ConversationRule], facts: ConversationFacts
+               ) -> ConversationResults:
+    """Every rule's result on ``facts`` counted by the library (unchecked:
+    ``ConversationSignal.evaluate_facts`` checks a caller's)."""
+    return ConversationResults(rule_value(rule, facts) for rule in rules)
+
+
 class ConversationSignal:
     """Evaluates a fixed list of ``routing.signals.conversation`` rules.
 
@@ -114,15 +122,13 @@ class ConversationSignal:
                                                               wire.MAX_REQUEST_VALUES)
         except WireFormatError as error:
             raise wire.explained(error, request) from None
-        return self.evaluate_facts(ConversationFacts(*counted[0]))
+        return results_of(self.rules, ConversationFacts(*counted[0]))
 
     def evaluate_facts(self, facts: ConversationFacts) -> ConversationResults:
         """Evaluate every rule on ``facts`` (``compute_facts``, or a request's
-        as ``evaluate`` counts them)."""
-        if not issubclass(type(facts), ConversationFacts):
-            raise TypeError(f"facts must be ConversationFacts (compute_facts(conversation)),"
-                            f" got {type(facts).__name__}")
-        return ConversationResults(rule_value(rule, facts) for rule in self.rules)
+        as ``evaluate`` counts them); facts built by hand are checked first
+        (``check_facts``: every field a count)."""
+        return results_of(self.rules, check_facts(facts))
 
     def __repr__(self) -> str:
         return f"ConversationSignal([{', '.join(rule.name for rule in self.rules)}])"
