@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from support.claude_sessions import SessionWriter, text, thinking, tool_use
+from support.hostile import SECRET, hostile_values
 from turnsignal import TopicContinuity, wire
 from turnsignal.sessions import chat_request_at, read_claude_code_lines
 
@@ -70,3 +71,21 @@ def test_every_turn_gives_a_request_a_provider_accepts(implementation: str) -> N
         answers = [m["tool_call_id"] for m in request["messages"] if m["role"] == "tool"]
         assert calls == answers
         assert signal.evaluate(request)[0].reason != "unknown_internal_error"
+
+
+def test_wrong_arguments_are_named_and_quote_nothing() -> None:
+    """A value of the caller's is named by its type: neither its text nor its
+    ``repr`` (which may raise, as may its ``__class__``) is read."""
+    hostile = hostile_values()
+    for value in (None, {"messages": []}, hostile["raising_class"]):
+        with pytest.raises(TypeError, match=r"^session must be a Session \(read_session"):
+            chat_request_at(value, 0)
+    with pytest.raises(TypeError, match=r"^model must be a str, got int$"):
+        chat_request_at(session(), 0, model=5)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"^system must be a str or None, got bytes$"):
+        chat_request_at(session(), 0, system=b"Be brief.")  # type: ignore[arg-type]
+    for turn, shown in ((10 ** 5000, "of type int"), (hostile["str"], "of type str"), (7, "7"),
+                        (hostile["raising_class"], "of type FalseClass")):
+        with pytest.raises(IndexError, match=rf"^turn {shown} is not a message index") as raised:
+            chat_request_at(session(), turn)
+        assert SECRET not in str(raised.value)

@@ -36,9 +36,21 @@ def chat_request_at(session: Session, turn: int, *, model: str = "session-replay
     """The request a client would send when message ``turn`` of ``session``
     (an index into ``session.messages``, e.g. one of ``human_turns()``) is
     the newest; ``system`` is prepended as a system message when given."""
+    # type(), not isinstance: that reads a caller's __class__, which may raise.
+    if not issubclass(type(session), Session):
+        raise TypeError(f"session must be a Session (read_session(path)), "
+                        f"got {type(session).__name__}")
+    for name, value in (("model", model), ("system", system)):
+        if not issubclass(type(value), str) and (name == "model" or value is not None):
+            raise TypeError(f"{name} must be a str{' or None' if name == 'system' else ''}, "
+                            f"got {type(value).__name__}")
     messages = session.messages
-    if not isinstance(turn, int) or isinstance(turn, bool) or not 0 <= turn < len(messages):
-        raise IndexError(f"turn {turn!r} is not a message index of this session"
+    if type(turn) is not int or not 0 <= turn < len(messages):
+        # Shown only as a plain int of at most 64 bits (a longer one cannot
+        # always be formatted); a caller's object is named by its type.
+        shown = (str(turn) if type(turn) is int and turn.bit_length() <= 64
+                 else f"of type {type(turn).__name__}")
+        raise IndexError(f"turn {shown} is not a message index of this session"
                          f" (0..{len(messages) - 1})")
     chat = chat_messages(messages[:turn + 1])
     if system is not None:
