@@ -82,13 +82,15 @@ def path_list(paths: Union[PathLike, Iterable[PathLike]]) -> List[Path]:
     ``os.PathLike``) is a list of one, never read character by character as
     paths; anything else must be an iterable of them (``TypeError`` naming
     what is not)."""
-    if isinstance(paths, (str, os.PathLike)):
+    # type(), not isinstance: that reads a caller's __class__, which may raise.
+    kind = type(paths)
+    if issubclass(kind, (str, os.PathLike)):
         return [Path(paths)]
-    if isinstance(paths, bytes) or not isinstance(paths, Iterable):
-        raise TypeError(f"expected a path or an iterable of paths, got {type(paths).__name__}")
+    if issubclass(kind, bytes) or not issubclass(kind, Iterable):
+        raise TypeError(f"expected a path or an iterable of paths, got {kind.__name__}")
     found = []
     for path in paths:
-        if not isinstance(path, (str, os.PathLike)):
+        if not issubclass(type(path), (str, os.PathLike)):
             raise TypeError(f"expected a path (str or os.PathLike), got {type(path).__name__}")
         found.append(Path(path))
     return found
@@ -197,7 +199,13 @@ def salvaged_lines(lines: Iterable[Union[bytes, str]],
     """``(line number from 1, line)`` of every non-blank line, lazily. Gzip
     data that breaks off ends it with ``(the next number, None)``: the lines
     before the damage were read, and stay. A line that is neither bytes nor
-    str (a record parsed already, say) is a ``TypeError`` naming it."""
+    str (a record parsed already, say) is a ``TypeError`` naming it, and so
+    is one text or ``bytes`` given whole (its characters would be read as
+    lines) or anything that is not an iterable."""
+    kind = type(lines)  # type(), not isinstance: a caller's __class__ may raise
+    if issubclass(kind, (str, bytes, bytearray)) or not issubclass(kind, Iterable):
+        raise TypeError(f"expected an iterable of lines (bytes or str each), got "
+                        f"{kind.__name__}: give text.splitlines() or an open file")
     iterator = iter(lines)
     number = 0
     while True:
@@ -209,7 +217,7 @@ def salvaged_lines(lines: Iterable[Union[bytes, str]],
             yield number + 1, None
             return
         number += 1
-        if not isinstance(raw, (bytes, str)):
+        if not issubclass(type(raw), (bytes, str)):
             raise TypeError(f"line {number}: expected bytes or str, got {type(raw).__name__}")
         if raw.strip():
             yield number, raw

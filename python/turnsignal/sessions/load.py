@@ -5,6 +5,7 @@ its first JSON line is a Claude Code line, else one request per line."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Iterable, Iterator, List, Union
 
@@ -75,8 +76,10 @@ def is_claude_code_file(path: PathLike) -> bool:
 
 
 def read_path(path: PathLike, format: str = "auto") -> Iterator[Union[Session, BadLine]]:
-    """The sessions of one file; ``OSError`` when it cannot be opened."""
-    name = str(path)
+    """The sessions of one file; ``OSError`` when it cannot be opened, and
+    ``TypeError`` when ``path`` is no path (``os.fspath``'s, read before
+    anything else of it)."""
+    name = os.fsdecode(os.fspath(path))
     if name.endswith((".json", ".json.gz")):
         with open_lines(path) as stream:
             try:
