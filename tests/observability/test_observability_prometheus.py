@@ -157,3 +157,18 @@ def test_importing_observability_imports_no_extra_and_registers_nothing() -> Non
     completed = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
                                text=True, env={"PYTHONPATH": str(ROOT / "python")})
     assert completed.returncode == 0, completed.stderr
+
+
+def test_wrong_arguments_are_named_before_any_metric() -> None:
+    """A registry that is none, or a namespace that is no string, is a
+    ``TypeError`` naming it: prometheus_client would fail on the first
+    metric (``'str' object has no attribute 'register'``, a failed
+    concatenation)."""
+    for registry in ("default", 5, object(), {}):
+        with pytest.raises(TypeError, match=r"^registry must be a prometheus_client "
+                                            r"CollectorRegistry or None, got \w+$"):
+            PrometheusObserver(registry)
+    for namespace in (None, 5, b"app", ["app"]):
+        with pytest.raises(TypeError, match=r"^namespace must be a str, got \w+$"):
+            PrometheusObserver(prometheus_client.CollectorRegistry(), namespace=namespace)
+    PrometheusObserver(None)  # prometheus_client's own: metrics registered nowhere

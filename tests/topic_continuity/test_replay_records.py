@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import threading
 
+import pytest
+
 from turnsignal import TopicContinuity
 from turnsignal.observability import REPLAY_FIELDS, replay_records
 from turnsignal.topic_continuity.plan import EvaluatorConfig
@@ -112,3 +114,19 @@ def test_internal_error_record(implementation: str) -> None:
 def test_no_rules_no_records(implementation: str) -> None:
     assert replay_records(TopicContinuity([], implementation=implementation)
                           .evaluate(REQUEST)) == []
+
+
+def test_what_is_no_evaluation_is_named(implementation: str) -> None:
+    """Anything but an evaluation, or an item of its outcomes, is a
+    ``TypeError`` naming its type (it was an ``AttributeError`` from inside)."""
+    from turnsignal.observability import replay_record
+
+    evaluation = TopicContinuity(RULES, implementation=implementation).evaluate(REQUEST)
+    for value in (None, REQUEST, evaluation.results, evaluation.results[0]):
+        with pytest.raises(TypeError, match=rf"^replay_records takes a TopicContinuityEvaluation,"
+                                            rf" got {type(value).__name__}$"):
+            replay_records(value)  # type: ignore[arg-type]
+        with pytest.raises(TypeError, match=rf"^replay_record takes a RuleOutcome .*, "
+                                            rf"got {type(value).__name__}$"):
+            replay_record(value)  # type: ignore[arg-type]
+    assert replay_record(evaluation.outcomes[0]) == replay_records(evaluation)[0]

@@ -52,6 +52,13 @@ class PrometheusObserver:
 
     def __init__(self, registry: Any, *, namespace: str = "") -> None:
         client = require("prometheus_client", extra="prometheus", feature="PrometheusObserver")
+        # Checked here: prometheus_client would fail inside on the first
+        # metric, with an AttributeError or a failed string concatenation.
+        if registry is not None and not callable(getattr(registry, "register", None)):
+            raise TypeError(f"registry must be a prometheus_client CollectorRegistry or None,"
+                            f" got {type(registry).__name__}")
+        if type(namespace) is not str:
+            raise TypeError(f"namespace must be a str, got {type(namespace).__name__}")
         common = {"namespace": namespace, "registry": registry}
         self._evaluations = client.Counter(
             "llm_topic_continuity_evaluations",

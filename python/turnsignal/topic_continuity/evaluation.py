@@ -127,5 +127,9 @@ class TopicContinuityEvaluation:
 
 
 def replay_records(evaluation: TopicContinuityEvaluation) -> List[Dict[str, Any]]:
-    """One replay record per rule, in declaration order."""
+    """One replay record per rule, in declaration order; anything but a
+    ``TopicContinuityEvaluation`` is a ``TypeError`` naming its type."""
+    if not issubclass(type(evaluation), TopicContinuityEvaluation):
+        raise TypeError(f"replay_records takes a TopicContinuityEvaluation, "
+                        f"got {type(evaluation).__name__}")
     return [replay_record(outcome) for outcome in evaluation.outcomes]

@@ -28,7 +28,11 @@ REPLAY_FIELDS: Tuple[str, ...] = (
 def replay_record(outcome: RuleOutcome) -> Dict[str, Any]:
     """The replay record of one rule's outcome (JSON-serialisable); a
     hybrid.1 result's cues (numbers, flags, None) follow ``REPLAY_FIELDS``
-    as ``"cues"``, like its features."""
+    as ``"cues"``, like its features. Anything but a ``RuleOutcome`` is a
+    ``TypeError`` naming its type."""
+    if not issubclass(type(outcome), RuleOutcome):  # type(): a __class__ may raise
+        raise TypeError(f"replay_record takes a RuleOutcome (an item of "
+                        f"evaluation.outcomes), got {type(outcome).__name__}")
     result, scope, features = outcome.result, outcome.result.scope, outcome.result.features
     record = {
         "signal": result.signal,
