@@ -317,3 +317,16 @@ def test_run_progress_is_one_bar_or_one_line() -> None:
     shown = terminal.getvalue()
     assert "sessions" in shown and "dialogues" in shown and "7 items" in shown
     assert "200/200" in shown and "eval --segmentation: " in shown
+
+
+def test_a_progress_that_is_none_is_named_before_any_work(dataset: Path,
+                                                          implementation: str) -> None:
+    """It failed at the first chunk, with an ``AttributeError`` from inside."""
+    from turnsignal.offline.compare import compare_evaluators
+
+    for run in (evaluate_dataset, lambda paths, **options: compare_evaluators(
+            paths, ["lexical.1"], knobs=False, **options)):
+        for progress in ("bar", 5, object()):
+            with pytest.raises(TypeError, match=r"^progress must be a RunProgress \(add_total "
+                                                r"and update\), got \w+$"):
+                run([dataset], implementation=implementation, progress=progress)

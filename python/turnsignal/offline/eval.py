@@ -279,6 +279,10 @@ def score_files(files: Sequence[Path], report: Any,
     chunk; ``report.elapsed_s`` is the time it took."""
     started = time.perf_counter()
     if progress is not None:
+        # Checked before any work: a wrong object would fail at the first chunk.
+        if not all(callable(getattr(progress, name, None)) for name in ("add_total", "update")):
+            raise TypeError(f"progress must be a RunProgress (add_total and update), "
+                            f"got {type(progress).__name__}")
         progress.add_total(data_sizes(files))
     chunks = chunked(_iter_raw(files), _CHUNK_SIZE)
     for items, nbytes in ordered_map(score_chunk, chunks, jobs=jobs, initializer=initializer,
