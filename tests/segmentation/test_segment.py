@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 import turnsignal
 from support.claude_sessions import SessionWriter, text, tool_use
 from support.helpers import assistant, neutral, tool_call, tool_result, user
+from support.hostile import SECRET, hostile_values
 from support.strategies import conversations
 from turnsignal import ConfigError, TopicContinuity, WireFormatError
 from turnsignal.config import TopicContinuityRule
@@ -262,6 +263,21 @@ def test_rules_and_methods(implementation: str) -> None:
 def test_argument_errors(kwargs: Dict[str, Any], error: type, text_: str) -> None:
     with pytest.raises(error, match=text_):
         segment(chat(REDIS, REDIS_REPLY, MARKER), **kwargs)
+
+
+def test_a_rule_that_fails_when_read_is_a_config_error() -> None:
+    """As for every configuration reader: the rule's path and the error's
+    type, never the caller's exception or its text (it escaped before)."""
+    hostile = hostile_values()
+    for name in ("raising_get", "exploding_mapping"):
+        with pytest.raises(ConfigError) as raised:
+            segment(chat(REDIS, REDIS_REPLY, MARKER), rule=hostile[name])
+        assert str(raised.value) == "rule: could not be read (Boom)"
+    for value in hostile.values():  # any of them: a result or a typed error
+        try:
+            segment(chat(REDIS, REDIS_REPLY, MARKER), rule=value)
+        except (ConfigError, TypeError, ValueError) as error:
+            assert SECRET not in str(error)
 
 
 def test_segmenter_is_reusable() -> None:
