@@ -40,10 +40,10 @@ def chat_request_at(session: Session, turn: int, *, model: str = "session-replay
     if not issubclass(type(session), Session):
         raise TypeError(f"session must be a Session (read_session(path)), "
                         f"got {type(session).__name__}")
-    for name, value in (("model", model), ("system", system)):
-        if not issubclass(type(value), str) and (name == "model" or value is not None):
-            raise TypeError(f"{name} must be a str{' or None' if name == 'system' else ''}, "
-                            f"got {type(value).__name__}")
+    if not issubclass(type(model), str):
+        raise TypeError(f"model must be a str, got {type(model).__name__}")
+    if system is not None and not issubclass(type(system), str):
+        raise TypeError(f"system must be a str or None, got {type(system).__name__}")
     messages = session.messages
     if type(turn) is not int or not 0 <= turn < len(messages):
         # Shown only as a plain int of at most 64 bits (a longer one cannot
