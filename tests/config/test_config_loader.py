@@ -249,3 +249,35 @@ def test_in_memory_input_is_not_mutated() -> None:
     load_topic_continuity_rules(doc)
     load_routing(doc)
     assert doc == before
+
+
+def test_a_mapping_that_fails_when_read_is_a_config_error() -> None:
+    """The loaders' public functions, as ``TopicContinuity`` and ``Router``
+    already did: the path and the error's type, never the caller's exception
+    or its text (it escaped before)."""
+    from support.hostile import SECRET, hostile_values
+    from turnsignal.config import (
+        load_routing,
+        load_topic_continuity_rules,
+        parse_topic_continuity_rules,
+    )
+
+    hostile = hostile_values()
+    cases = [(load_routing, hostile["raising_get"], "routing"),
+             (load_topic_continuity_rules, hostile["exploding_mapping"], "routing"),
+             (parse_topic_continuity_rules, [hostile["raising_get"]],
+              "routing.signals.topic_continuity"),
+             (load_routing, hostile["raising_class"], "routing")]
+    for load, value, path in cases:
+        with pytest.raises(ConfigError) as raised:
+            load(value)
+        assert str(raised.value).startswith(f"{path}: could not be read ("), str(raised.value)
+        assert SECRET not in str(raised.value)
+    for value in hostile.values():  # any of them: rules or a ConfigError
+        if type(value) is str:
+            continue  # a path: the error names the file, as it should
+        for load in (load_routing, load_topic_continuity_rules, parse_topic_continuity_rules):
+            try:
+                load(value)
+            except ConfigError as error:
+                assert SECRET not in str(error)

@@ -21,7 +21,7 @@ from typing import Any, List, Mapping, Sequence, Tuple, Union
 
 import yaml
 
-from ..errors import ConfigError, ConfigIssue
+from ..errors import ConfigError, ConfigIssue, config_read
 from .bounds import depth_problem, document_problem
 from .files import read_config_file
 from .keys import near_miss_issues
@@ -49,8 +49,13 @@ def source_prefix(source: object) -> str:
 def load_routing(source: ConfigSource) -> Mapping[str, Any]:
     """The ``routing`` mapping of ``source``; raises ``ConfigError`` when the
     file cannot be read or parsed, exceeds a bound, the top level has the
-    wrong shape, or a key turnsignal reads is misspelt."""
-    if isinstance(source, (str, os.PathLike)):
+    wrong shape, or a key turnsignal reads is misspelt, and when a mapping
+    of the caller's fails while read (``routing: could not be read (Kind)``)."""
+    return config_read(_load_routing, source, "routing")
+
+
+def _load_routing(source: ConfigSource) -> Mapping[str, Any]:
+    if issubclass(type(source), (str, os.PathLike)):  # type(): a __class__ may raise
         where = os.fspath(source)
         document = _parse_file(where)
     else:
@@ -66,7 +71,12 @@ def load_topic_continuity_rules(source: ConfigSource) -> Tuple[TopicContinuityRu
 
     A missing (or null) ``signals`` or ``topic_continuity`` gives ``()``: the
     caller decides what that means (``TopicContinuity.from_config`` refuses it).
+    A mapping of the caller's that fails while read is a ``ConfigError`` too.
     """
+    return config_read(_load_rules, source, RULES_PATH)
+
+
+def _load_rules(source: ConfigSource) -> Tuple[TopicContinuityRule, ...]:
     routing = load_routing(source)
     prefix = source_prefix(source)
     signals = routing.get("signals")

@@ -17,7 +17,7 @@ import numbers
 from dataclasses import dataclass, fields
 from typing import Any, Mapping, Optional, Sequence
 
-from ..errors import ConfigError, ConfigIssue
+from ..errors import ConfigError, ConfigIssue, config_read
 from .evaluators import (
     DEFAULT_CHANGE_EVIDENCE,
     DEFAULT_EVALUATOR,
@@ -162,8 +162,13 @@ def parse_topic_continuity_rules(
 
     Raises one ``ConfigError`` listing every problem: the list-level one first,
     then, rule by rule, its own problems and a duplicate name (reported at the
-    later index).
+    later index); a value of the caller's that fails while read is one at
+    ``path`` (``could not be read (Kind)``).
     """
+    return config_read(lambda rules: _parse_rules(rules, path), value, path)
+
+
+def _parse_rules(value: object, path: str) -> tuple[TopicContinuityRule, ...]:
     if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Sequence):
         problem = f"must be a list of rules, got {yaml_type_name(value)}"
         raise ConfigError([ConfigIssue(path, problem)])
