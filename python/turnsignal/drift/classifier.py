@@ -42,6 +42,7 @@ from turnsignal.drift.types import (
     DriftInputError,
     Evidence,
     Source,
+    drift_read,
     parse_timestamp,
 )
 
@@ -104,17 +105,15 @@ def _evidence(items: Any) -> Tuple[Evidence, ...]:
     kind = type(items)
     if issubclass(kind, (str, bytes)) or not issubclass(kind, Iterable):
         raise DriftInputError("retrieved_evidence: must be a sequence of Evidence or mappings")
+    return drift_read(_evidence_items, items, "retrieved_evidence")
+
+
+def _evidence_items(items: Iterable[Any]) -> Tuple[Evidence, ...]:
     evidence: List[Evidence] = []
-    try:
-        for index, item in enumerate(items):
-            if index >= MAX_EVIDENCE_ITEMS:
-                raise DriftInputError(f"retrieved_evidence: at most {MAX_EVIDENCE_ITEMS} items")
-            evidence.append(Evidence.coerce(item, f"retrieved_evidence[{index}]"))
-    except DriftInputError:
-        raise
-    except Exception as error:  # the caller's sequence failed while read
-        raise DriftInputError(f"retrieved_evidence: could not be read "
-                              f"({type(error).__name__})") from None
+    for index, item in enumerate(items):
+        if index >= MAX_EVIDENCE_ITEMS:
+            raise DriftInputError(f"retrieved_evidence: at most {MAX_EVIDENCE_ITEMS} items")
+        evidence.append(Evidence.coerce(item, f"retrieved_evidence[{index}]"))
     return tuple(evidence)
 
 

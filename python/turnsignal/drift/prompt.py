@@ -19,9 +19,10 @@ from __future__ import annotations
 import json
 import re
 from datetime import datetime, timezone
+from functools import partial
 from typing import Dict, Iterable, List, Mapping, NamedTuple, Optional, Sequence, Tuple, Union
 
-from turnsignal.drift.types import Classification, DriftInputError, Evidence
+from turnsignal.drift.types import Classification, DriftInputError, Evidence, drift_read
 
 __all__ = [
     "DEFAULT_EXAMPLES",
@@ -215,16 +216,14 @@ def check_examples(examples: Optional[Sequence[object]]) -> Tuple[DriftExample, 
     if issubclass(kind, (str, bytes, Mapping)) or not issubclass(kind, Iterable):
         raise DriftInputError(f"examples: must be a sequence of DriftExample or mappings, "
                               f"got {kind.__name__}")
+    return drift_read(_examples_of, examples, "examples")
+
+
+def _examples_of(examples: Iterable[object]) -> Tuple[DriftExample, ...]:
     checked: List[DriftExample] = []
-    where = "examples"
-    try:
-        for index, item in enumerate(examples):
-            where = f"examples[{index}]"
-            checked.append(_example(item, where))
-    except DriftInputError:
-        raise
-    except Exception as error:  # the caller's sequence or item failed while read
-        raise DriftInputError(f"{where}: could not be read ({type(error).__name__})") from None
+    for index, item in enumerate(examples):
+        where = f"examples[{index}]"
+        checked.append(drift_read(partial(_example, where=where), item, where))
     return tuple(checked)
 
 

@@ -6,7 +6,7 @@ import math
 from dataclasses import asdict, dataclass
 from datetime import datetime, timezone
 from enum import Enum
-from typing import Any, Dict, Mapping, Optional, Tuple
+from typing import Any, Callable, Dict, Mapping, Optional, Tuple, TypeVar
 
 from turnsignal.errors import TurnsignalError
 
@@ -82,6 +82,22 @@ class DriftInputError(TurnsignalError, ValueError):
     The message names the argument and the problem, never its text."""
 
 
+_T = TypeVar("_T")
+
+
+def drift_read(read: Callable[[Any], _T], value: Any, path: str) -> _T:
+    """``read(value)``, where anything but a ``DriftInputError`` (a caller's
+    sequence or mapping that fails while read) becomes one at ``path``
+    naming the error's type only: ``errors.config_read``'s twin for the
+    values of a drift request."""
+    try:
+        return read(value)
+    except DriftInputError:
+        raise
+    except Exception as error:
+        raise DriftInputError(f"{path}: could not be read ({type(error).__name__})") from None
+
+
 def parse_timestamp(value: Any, path: str) -> float:
     # type(), not isinstance: that reads a caller's __class__, which may raise.
     kind = type(value)
@@ -129,12 +145,7 @@ class Evidence:
         if not issubclass(kind, Mapping):
             raise DriftInputError(f"{path}: must be an Evidence or a mapping, "
                                   f"got {kind.__name__}")
-        try:
-            return cls._from_mapping(item, path)
-        except DriftInputError:
-            raise
-        except Exception as error:  # the caller's mapping failed while read
-            raise DriftInputError(f"{path}: could not be read ({type(error).__name__})") from None
+        return drift_read(lambda mapping: cls._from_mapping(mapping, path), item, path)
 
     @classmethod
     def _from_mapping(cls, item: Mapping[str, Any], path: str) -> Evidence:
