@@ -256,8 +256,10 @@ class HistoryResetMiddleware(_middleware.AgentMiddleware):  # type: ignore[misc]
     """LangChain v1 agent middleware: ``before_model`` removes the prior
     turns from the state when the live turn starts new work.
 
-    ``signal``: a ``TopicContinuity`` or ``Router`` (default: the embedded
-    rule); ``reset``: a ``HistoryReset`` (default ``HistoryReset()``);
+    ``signal``: a ``TopicContinuity`` or ``Router`` (default:
+    ``TopicContinuity([RESET_RULE])``, evaluator hybrid.1, built for
+    acting; not ``TopicContinuity()``'s embedded rule); ``reset``: a
+    ``HistoryReset`` (default ``HistoryReset()``);
     ``on_outcome(evaluation, outcome)``: called with each decision — once
     per turn, when it opens — e.g. to count outcomes (content-free values)."""
 

@@ -38,8 +38,10 @@ __all__ = ["HistoryResetFilter"]
 
 
 class HistoryResetFilter:
-    """``signal``: a ``TopicContinuity`` or ``Router`` (default: the embedded
-    rule); ``reset``: a ``HistoryReset`` (default ``HistoryReset()``);
+    """``signal``: a ``TopicContinuity`` or ``Router`` (default:
+    ``TopicContinuity([RESET_RULE])``, evaluator hybrid.1, built for
+    acting; not ``TopicContinuity()``'s embedded rule); ``reset``: a
+    ``HistoryReset`` (default ``HistoryReset()``);
     ``on_outcome(evaluation, outcome)``: called after every decision (e.g.
     to count outcomes; content-free values). Safe to share between runs."""
 
