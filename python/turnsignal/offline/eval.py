@@ -38,7 +38,7 @@ from typing import (
 
 from turnsignal._json import loads
 from turnsignal._lines import read_lines
-from turnsignal.config import ConfigSource
+from turnsignal.config import ConfigSource, TopicContinuityRule
 from turnsignal.errors import WireFormatError
 from turnsignal.offline.baseline import baseline_class
 from turnsignal.offline.dataset_files import Skipped, sort_files
@@ -46,6 +46,7 @@ from turnsignal.offline.metrics import CHANGE, LABELS, Confusion, ScoreCounts
 from turnsignal.offline.pool import chunked, ordered_map
 from turnsignal.offline.progress import data_sizes
 from turnsignal.offline.replay import build_signal
+from turnsignal.topic_continuity import TopicContinuity
 
 __all__ = [
     "ALL_SPLITS",
@@ -199,10 +200,10 @@ def score_case(signal: Any, rule_index: int, case: Dict[str, Any],
 _WORKER: Dict[str, Any] = {}
 
 
-def _init_worker(config: Optional[ConfigSource], implementation: str, rule_index: int,
-                 format: str) -> None:
-    _WORKER.update(signal=build_signal(config, implementation), rule=rule_index,
-                   format=format)
+def _init_worker(rules: Tuple[TopicContinuityRule, ...], implementation: str,
+                 rule_index: int, format: str) -> None:
+    _WORKER.update(signal=TopicContinuity(rules, implementation=implementation),
+                   rule=rule_index, format=format)
 
 
 _T = TypeVar("_T")
@@ -265,12 +266,13 @@ def evaluate_dataset(paths: Iterable[PathLike], *, config: Optional[ConfigSource
     report = EvalReport(signal.rules[index].name, signal.implementation, [str(f) for f in files])
     report.skipped = skipped
     score_files(files, report, _score_chunk, jobs, _init_worker,
-                (config, signal.implementation, index, format), progress)
+                (signal.rules, signal.implementation, index, format), progress)
     return report
 
 
 def score_files(files: Sequence[Path], report: Any,
-                score_chunk: Callable[[List[Tuple[str, int, bytes]]], List[Any]], jobs: int,
+                score_chunk: Callable[[List[Tuple[str, int, bytes]]], Tuple[List[Any], int]],
+                jobs: int,
                 initializer: Callable[..., None], initargs: Tuple[Any, ...],
                 progress: Optional[Any] = None) -> None:
     """Every non-blank line of ``files``, scored in chunks by ``score_chunk``

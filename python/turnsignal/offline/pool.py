@@ -8,6 +8,16 @@ total ``weight`` (the caller's measure, bytes for replay) is below
 ``max_weight``, so at most ``max_weight`` plus one chunk is held at once.
 Results come back in input order.
 
+Starting: a process with one thread is forked (quick: nothing is imported
+again). Forking a process that runs other threads can deadlock the child —
+a lock another thread holds at the fork stays held in it for good, which is
+why CPython 3.12 warns and 3.14 no longer forks by default — so from such a
+process the workers start from a fork server instead (``forkserver``: a
+clean process started once, about 0.15 s more per pool), and on platforms
+without one the way ``multiprocessing`` chooses (``spawn``). What a worker
+receives is therefore pickled: the callers send plain values and parsed
+rules, never the caller's own objects.
+
 Stopping: ``stop()`` is polled while waiting for a result; when it turns
 true the map ends after the results already yielded. Whether it stops, fails
 or is abandoned (a closed pipe, Ctrl-C), the workers are killed before the
@@ -18,8 +28,11 @@ killed outright.
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 import signal
 import sys
+import threading
 from collections import deque
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from itertools import islice
@@ -36,7 +49,7 @@ from typing import (
     TypeVar,
 )
 
-__all__ = ["IN_FLIGHT_PER_JOB", "MAX_JOBS", "chunked", "ordered_map"]
+__all__ = ["IN_FLIGHT_PER_JOB", "MAX_JOBS", "chunked", "ordered_map", "start_context"]
 
 #: The most worker processes a pool starts: far beyond any machine's cores,
 #: and well inside what the operating system's semaphores accept (a larger
@@ -92,7 +105,8 @@ def ordered_map(function: Callable[[T], R], chunks: Iterable[T], *, jobs: int = 
                 return
             yield function(chunk)
         return
-    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker,
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=start_context(),
+                               initializer=_init_worker,
                                initargs=(initializer, tuple(initargs)))
     finished = False
     try:
@@ -104,6 +118,27 @@ def ordered_map(function: Callable[[T], R], chunks: Iterable[T], *, jobs: int = 
             pool.shutdown(wait=True)
         else:
             _kill(pool)
+
+
+def start_context() -> Any:
+    """How this process starts workers now (see the module's docstring):
+    ``fork`` on Linux from a process with one thread, else ``forkserver``
+    where the platform has it, else the platform's default."""
+    methods = multiprocessing.get_all_start_methods()
+    if sys.platform.startswith("linux") and "fork" in methods and _threads() == 1:
+        return multiprocessing.get_context("fork")
+    if "forkserver" in methods:
+        return multiprocessing.get_context("forkserver")
+    return multiprocessing.get_context()
+
+
+def _threads() -> int:
+    """The threads of this process, those no ``threading`` object stands for
+    (a native library's) included where ``/proc`` tells."""
+    try:
+        return len(os.listdir("/proc/self/task"))
+    except OSError:
+        return threading.active_count()
 
 
 def _pooled(pool: ProcessPoolExecutor, function: Callable[[T], R], chunks: Iterator[T],

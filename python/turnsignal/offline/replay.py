@@ -35,7 +35,7 @@ from turnsignal._json import loads, problem
 # Every data file's bound on a line; here a longer line is a bad line
 # (``LineTooLong``), never held whole.
 from turnsignal._lines import MAX_LINE_BYTES
-from turnsignal.config import ConfigSource
+from turnsignal.config import ConfigSource, TopicContinuityRule
 from turnsignal.errors import WireFormatError
 from turnsignal.offline.pool import chunked, ordered_map
 from turnsignal.offline.summary import LineResult, ReplaySummary
@@ -178,9 +178,9 @@ def _error(number: int, message: str, kept: Optional[Dict[str, Any]] = None) -> 
 _WORKER: dict = {}
 
 
-def _init_worker(config: Optional[ConfigSource], implementation: Optional[str],
+def _init_worker(rules: Tuple[TopicContinuityRule, ...], implementation: str,
                  default_format: str) -> None:
-    _WORKER["signal"] = build_signal(config, implementation)
+    _WORKER["signal"] = TopicContinuity(rules, implementation=implementation)
     _WORKER["format"] = default_format
 
 
@@ -219,9 +219,10 @@ def replay(source: BinaryIO, output: Any, *, config: Optional[ConfigSource] = No
     if format not in FORMATS:
         raise ValueError(f"unknown format {format!r}; expected one of {', '.join(FORMATS)}")
     _check_streams(source, output)
-    # Built here first so a configuration error surfaces once, in the caller,
-    # and every worker uses the implementation the parent resolved.
-    implementation = build_signal(config, implementation).implementation
+    # Built here first so a configuration error surfaces once, in the caller;
+    # every worker gets the rules read here (the configuration is read once)
+    # and the implementation resolved here, both plain picklable values.
+    signal = build_signal(config, implementation)
     summary = ReplaySummary()
     started = time.perf_counter()
     should_stop = stop or (lambda: False)
@@ -229,7 +230,8 @@ def replay(source: BinaryIO, output: Any, *, config: Optional[ConfigSource] = No
                      weight=_line_weight)
     for results, nbytes in ordered_map(_evaluate_chunk, chunks, jobs=jobs,
                                        initializer=_init_worker,
-                                       initargs=(config, implementation, format),
+                                       initargs=(signal.rules, signal.implementation,
+                                                 format),
                                        weight=_chunk_weight, max_weight=in_flight_bytes,
                                        stop=should_stop):
         for result in results:
