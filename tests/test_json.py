@@ -41,7 +41,8 @@ def test_too_many_digits_is_a_value_error_quoting_no_digit() -> None:
     with pytest.raises(ValueError) as caught:
         loads('{"n": ' + "7" * 5000 + "}")
     described = problem(caught.value)
-    assert described.startswith("ValueError: Exceeds the limit (4300 digits)")
+    # CPython's words: "(4300)" in 3.10, "(4300 digits)" from 3.11.
+    assert described.startswith("ValueError: Exceeds the limit (4300")
     assert "7777" not in described
 
 

@@ -287,13 +287,21 @@ def test_a_wrong_format_names_the_right_one(body: str, format_: str, expected: s
 
 #: JSON that ``json.loads`` rejects with no ``JSONDecodeError``: each once
 #: ended a command as an internal error (RecursionError, ValueError).
+def _int_limit_problem(digits: int) -> str:
+    """CPython's own refusal of an integer of ``digits`` digits, as this
+    interpreter words it (3.10 says "(4300)", 3.11 and later "(4300 digits)"):
+    the CLI passes it on with its type."""
+    try:
+        int("9" * digits)
+    except ValueError as error:
+        return f"ValueError: {error}"
+    raise AssertionError("this interpreter converts any integer string")
+
+
 HOSTILE_JSON = {
     "nested too deep": ("[" * 100_000 + "]" * 100_000,
                         "NestedTooDeep: arrays or objects nested too deep to parse"),
-    "too many digits": ('{"n": ' + "9" * 5000 + "}",
-                        "ValueError: Exceeds the limit (4300 digits) for integer string"
-                        " conversion: value has 5000 digits; use sys.set_int_max_str_digits()"
-                        " to increase the limit"),
+    "too many digits": ('{"n": ' + "9" * 5000 + "}", _int_limit_problem(5000)),
 }
 _GOOD_LINE = json.dumps({"messages": [
     {"role": "user", "content": "How do I bake bread?"},
