@@ -444,9 +444,14 @@ def test_replay_stops_on_a_signal_with_whole_lines(long_log: Path, tmp_path: Pat
         os.killpg(child.pid, signum)
     else:
         child.send_signal(signum)
-    assert child.stderr is not None
-    err = child.stderr.read().decode()
-    assert child.wait(timeout=60) == status, err
+    try:  # a hang is a failure, not a stuck suite
+        _, raw_err = child.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        child.kill()
+        child.communicate()
+        pytest.fail(f"replay did not end within 60 s of {name}")
+    err = raw_err.decode()
+    assert child.returncode == status, err
     assert not [pid for pid in workers if _alive(pid)], "a worker outlived replay"
     lines = output.read_text(encoding="utf-8").split("\n")
     assert lines[-1] == ""  # ends with a newline: no partial line

@@ -198,6 +198,13 @@ def _kill(pool: ProcessPoolExecutor) -> None:
     worth saving), then reap them."""
     kill_workers = getattr(pool, "kill_workers", None)  # Python 3.14+
     processes = list(getattr(pool, "_processes", {}).values())
+    # Chunks still queued for the killed workers can fill the pipe to them,
+    # and the thread that writes it then never finishes: CPython 3.10's
+    # shutdown waits for that thread forever (later versions do not). Not
+    # waiting loses nothing: the chunks are dropped anyway.
+    call_queue = getattr(pool, "_call_queue", None)
+    if call_queue is not None:
+        call_queue.cancel_join_thread()
     if kill_workers is not None:
         kill_workers()
     else:
