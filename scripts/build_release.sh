@@ -75,3 +75,6 @@ assert _hotpath.vector_table().pool("pasta recipe").known == 2  # the shipped ta
 print("ok:", turnsignal.__version__, turnsignal.IMPLEMENTATION)
 PY
 )
+
+echo "== the wheel on every other CPython 3.10+ of this machine"
+bash scripts/check_pythons.sh "$wheel"
