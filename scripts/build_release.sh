@@ -13,6 +13,7 @@
 # on this machine without zig would need glibc 2.34 or later.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+root="$(pwd)"
 out="${1:-dist}"
 mkdir -p "$out"
 
@@ -61,20 +62,7 @@ venv="$(mktemp -d)"
 trap 'rm -rf "$venv"' EXIT
 python3 -m venv --system-site-packages "$venv"
 "$venv/bin/python" -m pip install --quiet --no-deps --force-reinstall "$wheel"
-(cd "$venv" && "$venv/bin/python" - <<'PY'
-import turnsignal
-assert turnsignal.IMPLEMENTATION == "native", turnsignal.IMPLEMENTATION
-assert turnsignal.__file__.startswith(__import__("sys").prefix), turnsignal.__file__
-evaluation = turnsignal.TopicContinuity().evaluate({"messages": [
-    {"role": "user", "content": "Refactor the routing module so plugins load lazily"},
-    {"role": "assistant", "content": "Done. The loader now defers plugin initialization."},
-    {"role": "user", "content": "New topic: suggest a weekend hiking trail near Seattle"}]})
-assert evaluation.results[0].reason.value == "change_explicit_marker"
-from turnsignal import _hotpath
-assert _hotpath.vector_table().pool("pasta recipe").known == 2  # the shipped table loads
-print("ok:", turnsignal.__version__, turnsignal.IMPLEMENTATION)
-PY
-)
+(cd "$venv" && "$venv/bin/python" -W error::DeprecationWarning "$root/scripts/wheel_smoke.py")
 
 echo "== the wheel on every other CPython 3.10+ of this machine"
 bash scripts/check_pythons.sh "$wheel"

@@ -6,14 +6,16 @@
 #
 # For each interpreter found (python3.10 ... python3.15 on PATH, and pyenv's
 # versions when pyenv is installed), in a fresh virtual environment: the
-# wheel installs with its dependencies, imports with DeprecationWarnings as
-# errors, loads its native core and the static vector table, and passes the
-# golden conformance vectors with both implementations
-# (${TURNSIGNAL_SHARED:-../shared}/conformance; required when CI=true).
+# wheel installs with its dependencies, passes scripts/wheel_smoke.py with
+# DeprecationWarnings as errors (its native core, both implementations, the
+# static vector table), and passes the golden conformance vectors with both
+# implementations (${TURNSIGNAL_SHARED:-../shared}/conformance; required
+# when CI=true).
 # scripts/build_release.sh runs it on the wheel it builds. A machine with no
 # other CPython says so and passes: what it checks is the wheel, not the host.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+root="$(pwd)"
 wheel="${1:?usage: scripts/check_pythons.sh WHEEL}"
 if [ ! -f "$wheel" ]; then
     echo "error: no wheel at $wheel" >&2
@@ -58,24 +60,7 @@ print(platform.python_version())' 2>/dev/null)" || continue
     venv="$(mktemp -d)"
     "$python" -m venv "$venv"
     "$venv/bin/python" -m pip install --quiet "$wheel"
-    (cd "$venv" && "$venv/bin/python" -W error::DeprecationWarning - <<'PY'
-import turnsignal
-from turnsignal import RESET_RULE, TopicContinuity, _hotpath
-
-assert turnsignal.IMPLEMENTATION == "native", turnsignal.IMPLEMENTATION
-request = {"messages": [
-    {"role": "user", "content": "Refactor the routing module so plugins load lazily"},
-    {"role": "assistant", "content": "Done. The loader now defers plugin initialization."},
-    {"role": "user", "content": "New topic: suggest a weekend hiking trail near Seattle"}]}
-for implementation in ("native", "python"):
-    for signal in (TopicContinuity(implementation=implementation),
-                   TopicContinuity([RESET_RULE], implementation=implementation)):
-        reason = signal.evaluate(request).results[0].reason.value
-        assert reason == "change_explicit_marker", (implementation, reason)
-    assert _hotpath.vector_table(implementation).pool("pasta recipe").known == 2
-print("ok:", turnsignal.__version__)
-PY
-    )
+    (cd "$venv" && "$venv/bin/python" -W error::DeprecationWarning "$root/scripts/wheel_smoke.py")
     if [ -n "$conformance" ]; then
         for implementation in native python; do
             TURNSIGNAL_IMPLEMENTATION=$implementation "$venv/bin/turnsignal" conformance \

@@ -36,6 +36,7 @@ import threading
 from collections import deque
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from itertools import islice
+from multiprocessing.context import BaseContext
 from typing import (
     Any,
     Callable,
@@ -120,7 +121,7 @@ def ordered_map(function: Callable[[T], R], chunks: Iterable[T], *, jobs: int = 
             _kill(pool)
 
 
-def start_context() -> Any:
+def start_context() -> BaseContext:
     """How this process starts workers now (see the module's docstring):
     ``fork`` on Linux from a process with one thread, else ``forkserver``
     where the platform has it, else the platform's default."""
