@@ -1,8 +1,10 @@
 """Every integration checks what it is given when it is made: a signal
 without ``evaluate``, a reset that is no ``HistoryReset`` or an
-``on_outcome`` that cannot be called is a ``TypeError`` at once. Made
-anyway, each would have logged a warning on every request and never reset
-(a rule mapping such as ``RESET_RULE`` passed for the signal, say)."""
+``on_outcome`` that cannot be called is a ``TypeError`` at once, and a
+reset reading a topic_continuity rule the signal lacks a ``ValueError``.
+Made anyway, each would have logged a warning on every request, or said
+nothing, and never reset (a rule mapping such as ``RESET_RULE`` passed for
+the signal, say, or a router with no topic_continuity rule)."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ from typing import Any, Callable, Dict
 import pytest
 from integration_support import framework
 
-from turnsignal import RESET_RULE, HistoryReset, TopicContinuity
+from turnsignal import RESET_RULE, HistoryReset, Router, TopicContinuity
 
 
 def _makers() -> Dict[str, Callable[..., Any]]:
@@ -84,3 +86,41 @@ def test_the_litellm_logger_checks_its_counts(option: str, value: Any) -> None:
 
     with pytest.raises(ValueError, match=f"^{option} must be an int of at least"):
         TurnsignalLogger(**{option: value})
+
+
+NO_TOPIC_RULE = {"routing": {"signals": {"conversation": [
+    {"name": "multi_turn", "feature": {"type": "count",
+                                       "source": {"type": "message", "role": "user"}},
+     "predicate": {"gte": 2}}]},
+    "decisions": [{"name": "long", "rules": {"operator": "AND", "conditions": [
+        {"type": "conversation", "name": "multi_turn"}]}, "modelRefs": [{"model": "m"}]}]}}
+
+
+@pytest.mark.parametrize("name", INTEGRATIONS)
+def test_a_reset_that_could_never_act_is_refused(name: str) -> None:
+    """A router with no topic_continuity rule, or a reset naming a rule the
+    signal lacks, would keep every history (gate missing_result) in silence."""
+    make = _makers()[name]
+    with pytest.raises(ValueError, match=r"^reset needs a topic_continuity rule, and the"
+                                         r" signal has none \(declare one under"
+                                         r" routing\.signals\.topic_continuity\)$"):
+        make(Router(NO_TOPIC_RULE), HistoryReset())
+    with pytest.raises(ValueError, match=r"^reset reads the topic_continuity rule 'strict',"
+                                         r" and the signal's rules are 'reset'$"):
+        make(None, HistoryReset(rule="strict"))
+    make(None, HistoryReset(rule="reset"))
+    make(TopicContinuity([RESET_RULE, {"name": "strict"}]), HistoryReset(rule="strict"))
+    make(OwnSignal(), HistoryReset(rule="anything"))  # its rules are its own
+
+
+def test_the_litellm_logger_records_without_a_topic_rule_but_routes_only_with_a_decision(
+        ) -> None:
+    framework("litellm")
+    from turnsignal.integrations.litellm import TurnsignalLogger
+
+    TurnsignalLogger(Router(NO_TOPIC_RULE), route=True)  # records and routes; no reset asked
+    no_decision = {"routing": {"signals": NO_TOPIC_RULE["routing"]["signals"]}}
+    with pytest.raises(ValueError, match=r"^route=True needs a Router with a decision, and its"
+                                         r" routing document declares none"
+                                         r" \(routing\.decisions\)$"):
+        TurnsignalLogger(Router(no_decision), route=True)

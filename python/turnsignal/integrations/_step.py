@@ -16,7 +16,8 @@ from turnsignal.history_reset import HistoryReset, ResetGate, ResetOutcome
 from turnsignal.router import Router
 from turnsignal.topic_continuity import RESET_RULE, TopicContinuity
 
-__all__ = ["OnOutcome", "ResetStep", "UnsupportedVersionReport", "checked_signal"]
+__all__ = ["OnOutcome", "ResetStep", "UnsupportedVersionReport", "checked_reset_rule",
+           "checked_signal"]
 
 _log = logging.getLogger("turnsignal")
 
@@ -40,6 +41,25 @@ def checked_signal(signal: Any) -> Union[TopicContinuity, Router]:
         signal, Mapping) else ""
     raise TypeError("signal must be a turnsignal TopicContinuity or Router, got"
                     f" {type(signal).__name__}{hint}")
+
+
+def checked_reset_rule(signal: Any, reset: HistoryReset) -> None:
+    """Refuse, when the integration is made, a reset that could never act:
+    one reading a topic_continuity rule the signal does not have (a
+    ``Router`` whose routing document declares none, or ``HistoryReset(rule=…)``
+    naming a rule that is not there). At a request it would only keep every
+    history, gate ``missing_result``, with nothing said. A signal of one's
+    own is not checked: its rules are its own."""
+    topic = signal.topic_continuity if isinstance(signal, Router) else signal
+    if not isinstance(topic, TopicContinuity):
+        return
+    names = [rule.name for rule in topic.rules]
+    if not names:
+        raise ValueError("reset needs a topic_continuity rule, and the signal has none"
+                         " (declare one under routing.signals.topic_continuity)")
+    if reset.rule is not None and reset.rule not in names:
+        raise ValueError(f"reset reads the topic_continuity rule {reset.rule!r}, and the"
+                         f" signal's rules are {', '.join(map(repr, names))}")
 
 
 _VERSION_CHARS = 32  # a version is a short label; anything longer is not shown
@@ -106,6 +126,7 @@ class ResetStep:
         self.name = name
         self.signal = checked_signal(signal)
         self.reset = reset if reset is not None else HistoryReset()
+        checked_reset_rule(self.signal, self.reset)
         self.on_outcome = on_outcome
         self.report = UnsupportedVersionReport(name)
 

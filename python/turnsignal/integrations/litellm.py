@@ -71,7 +71,11 @@ from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Union
 from turnsignal.errors import WireFormatError
 from turnsignal.history_reset import HistoryReset, ResetOutcome
 from turnsignal.integrations._optional import require
-from turnsignal.integrations._step import UnsupportedVersionReport, checked_signal
+from turnsignal.integrations._step import (
+    UnsupportedVersionReport,
+    checked_reset_rule,
+    checked_signal,
+)
 from turnsignal.router import Router, RouterEvaluation
 from turnsignal.topic_continuity import TopicContinuity
 
@@ -145,8 +149,13 @@ class TurnsignalLogger(_custom_logger.CustomLogger):  # type: ignore[misc]
         self.signal: Signal = checked_signal(signal)
         if route and not isinstance(self.signal, Router):
             raise TypeError("route=True needs a turnsignal Router (its decisions name models)")
+        if route and isinstance(self.signal, Router) and not self.signal.decisions:
+            raise ValueError("route=True needs a Router with a decision, and its routing"
+                             " document declares none (routing.decisions)")
         if reset is not None and not isinstance(reset, HistoryReset):
             raise TypeError("reset must be a turnsignal HistoryReset")
+        if reset is not None:
+            checked_reset_rule(self.signal, reset)
         for name, value, least in (("inline_items", inline_items, 0),
                                    ("inline_chars", inline_chars, 0),
                                    ("max_workers", max_workers, 1)):
