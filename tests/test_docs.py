@@ -15,6 +15,7 @@ from typing import List
 
 import pytest
 
+from support.environment import require_shared
 from support.helpers import python_blocks
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -81,3 +82,25 @@ def test_replay_doc_examples_run_on_the_shipped_log(tmp_path: Path, implementati
                 continue  # needs a Ray cluster: tests/offline/test_replay_ray.py runs it
             exec(compile(block, "docs/replay.md:example", "exec"), {})
     assert output.getvalue().splitlines()[0].startswith("[5, 6] ")
+
+
+@pytest.mark.slow
+def test_eval_doc_example_runs_on_the_shared_datasets(implementation: str,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/eval.md's Python example, on the shared datasets (wherever
+    TURNSIGNAL_SHARED puts them), prints what its comments promise."""
+    monkeypatch.setenv("TURNSIGNAL_IMPLEMENTATION", implementation)
+    datasets = require_shared("datasets")
+    (block,) = python_blocks(ROOT / "docs" / "eval.md")
+    assert block.count('"../shared/datasets"') == 1
+    output = io.StringIO()
+    namespace: dict = {}
+    with contextlib.redirect_stdout(output):
+        exec(compile(block.replace('"../shared/datasets"', repr(str(datasets))),
+                     "docs/eval.md:example", "exec"), namespace)
+    lines = output.getvalue().splitlines()
+    assert any(line.startswith("| tiage |") for line in lines)
+    assert lines[-2].startswith("[Skipped(file=") and "kind=" in lines[-2]
+    precision, recall, answered = (float(value) for value in lines[-1].split())
+    assert 0 < precision < 1 and 0 < recall < 1 and 0 < answered < 1
+    assert set(namespace["data"]) >= {"cases", "groups", "skipped"}
