@@ -67,3 +67,20 @@ def test_a_failure_is_described_without_the_text(text: Union[str, bytes], expect
 def test_what_parses_parses_as_json_loads_parses_it(text: str) -> None:
     assert repr(loads(text)) == repr(json.loads(text))
     assert repr(loads(text.encode())) == repr(json.loads(text.encode()))
+
+
+@pytest.mark.parametrize("text", [
+    b'\xef\xbb\xbf{"messages": []}',  # a UTF-8 byte order mark
+    '{"messages": []}'.encode("utf-16"),  # UTF-16, told by its first bytes
+])
+def test_bytes_are_decoded_as_json_loads_decodes_them(text: bytes) -> None:
+    assert loads(text) == {"messages": []}
+
+
+def test_a_decoding_failure_names_the_encoding_that_failed() -> None:
+    with pytest.raises(ValueError) as utf8:
+        loads(b'{"content": "\xff' + SECRET.encode() + b'"}')
+    assert problem(utf8.value) == "UnicodeDecodeError: invalid UTF-8 at byte 13"
+    with pytest.raises(ValueError) as utf16:
+        loads(b"\xff\xfe{\x00\x00\xd8}")  # a lone surrogate, then no more
+    assert problem(utf16.value).startswith("UnicodeDecodeError: invalid UTF-16")

@@ -31,7 +31,10 @@ class NestedTooDeep(ValueError):
 
 
 def loads(text: Union[str, bytes]) -> Any:
-    """``json.loads(text)``; every failure a ``ValueError`` (see the module)."""
+    """``json.loads(text)``; every failure a ``ValueError`` (see the module).
+    Bytes are decoded as ``json.loads`` decodes them: UTF-8, a byte order
+    mark ignored (UTF-16 and UTF-32 told by their first bytes). Every reader
+    of outside data hands its bytes here, so all read a file the same way."""
     try:
         return json.loads(text)
     except RecursionError:
@@ -43,6 +46,6 @@ def problem(error: Exception) -> str:
     message and position, never the text around it."""
     if isinstance(error, json.JSONDecodeError):
         return f"JSONDecodeError: {error.msg} (column {error.colno})"
-    if isinstance(error, UnicodeDecodeError):
-        return f"UnicodeDecodeError: invalid UTF-8 at byte {error.start}"
+    if isinstance(error, UnicodeDecodeError):  # bytes are read as json.loads detects them
+        return f"UnicodeDecodeError: invalid {error.encoding.upper()} at byte {error.start}"
     return f"{type(error).__name__}: {error}"

@@ -13,12 +13,13 @@ import argparse
 import gzip
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any, Callable, List
+from typing import Any, Callable, List, Tuple
 
 import pytest
 
@@ -41,6 +42,7 @@ VECTORS = ROOT / "tests" / "vectors" / "synthetic.jsonl.gz"
 REQUEST = str(EXAMPLES / "openai-followup.json")
 LOG = str(EXAMPLES / "requests.jsonl")
 CLI = [sys.executable, "-m", "turnsignal.cli"]
+BOM = b"\xef\xbb\xbf"
 
 
 def _cli(*args: str, **kwargs: Any) -> subprocess.CompletedProcess:
@@ -347,6 +349,39 @@ def test_a_hostile_json_line_is_a_bad_line(hostile: str, implementation: str,
     assert evaluated.returncode == 0, evaluated.stderr
     kind = problem.split(":")[0]
     assert f"invalid: 1 line in 1 file: {kind} 1" in evaluated.stdout
+
+
+# ---------------------------------------------------------------- a byte order mark
+
+def _input_text(name: str, tmp_path: Path) -> Tuple[List[str], bytes]:
+    """A command's arguments but its input file, and that file's text (a few
+    vectors for conformance)."""
+    args = _command(name, tmp_path)
+    source = Path(args.pop())
+    if source.suffix == ".gz":
+        with gzip.open(source, "rb") as handle:
+            return args, b"".join(handle.readline() for _ in range(20))
+    return args, source.read_bytes()
+
+
+@pytest.mark.parametrize("name", list(COMMANDS))
+def test_a_byte_order_mark_is_read_as_no_mark(name: str, implementation: str,
+                                              tmp_path: Path) -> None:
+    """A UTF-8 byte order mark (Windows tools write one) at the start of an
+    input file changes nothing, in every command: one reading of bytes."""
+    args, text = _input_text(name, tmp_path)
+    assert not text.startswith(BOM)
+    env = {**os.environ, "TURNSIGNAL_IMPLEMENTATION": implementation}
+    outputs = []
+    for folder, body in (("plain", text), ("marked", BOM + text)):
+        path = tmp_path / folder / "input.jsonl"
+        path.parent.mkdir()
+        path.write_bytes(body)
+        done = _cli(*args, str(path), env=env)
+        assert done.returncode == 0, (folder, done.stderr)
+        timings = re.sub(r'"\w+_us": \d+', '"_us": 0', done.stdout)  # replay's timings
+        outputs.append(timings.replace(folder, "<folder>"))
+    assert outputs[0] == outputs[1] and outputs[0].strip()
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs /dev/zero")

@@ -31,7 +31,7 @@ def read_json(source: str, stdin: TextIO = sys.stdin) -> Any:
     if len(raw) > MAX_LINE_BYTES:
         raise CommandError(f"{name}: larger than {MAX_LINE_BYTES:,} bytes (the limit)")
     try:
-        return loads(raw if isinstance(raw, str) else raw.decode("utf-8"))
+        return loads(raw)
     except ValueError as error:  # not UTF-8, not JSON, nested too deep, too many digits
         raise CommandError(f"{name}: not JSON ({problem(error)})") from None
 

@@ -93,17 +93,14 @@ def read_cases(paths: Iterable[Union[str, Path]]) -> Iterator[LabeledCase]:
         path = Path(given)
         try:
             for number, raw in lines_of(path):
-                line = raw.decode("utf-8")
-                if not line.strip():
+                if not raw.strip():
                     continue
                 try:
-                    data = loads(line)
-                except ValueError as error:
+                    data = loads(raw)
+                except ValueError as error:  # not JSON, or not UTF-8 (UnicodeDecodeError)
                     raise DriftDatasetError(str(path), number,
                                             f"not valid JSON ({type(error).__name__})") from None
                 yield _case(data, (str(path), number))
-        except UnicodeDecodeError:
-            raise DriftDatasetError(str(path), 0, "not UTF-8 text") from None
         except GZIP_ERRORS:
             raise DriftDatasetError(str(path), 0, "truncated or corrupt gzip data") from None
         except OSError as error:

@@ -97,7 +97,7 @@ def _json_value(raw: bytes) -> Any:
     if not raw.strip():
         raise _BadLine("JSONDecodeError: empty line")
     try:
-        return loads(raw.decode("utf-8"))
+        return loads(raw)
     except ValueError as error:  # not UTF-8, not JSON, nested too deep, too many digits
         raise _BadLine(problem(error)) from None
 
