@@ -9,6 +9,7 @@ on LangChain's own OpenAI conversion of the messages).
 
 from __future__ import annotations
 
+import asyncio
 import warnings
 from typing import Any, Dict, List
 
@@ -19,11 +20,12 @@ from integration_support import framework
 from support.conversation_render import render
 from support.provider_rules import openai_chat_valid
 from support.reset_strategies import conversation
-from turnsignal import ResetGate, TopicContinuity
+from turnsignal import RESET_RULE, ResetGate, TopicContinuity
 
 messages_module = framework("langchain_core.messages")
 framework("langchain.agents")
 framework("langgraph.prebuilt")
+framework("langgraph.checkpoint.memory")
 
 from langchain.agents import create_agent  # noqa: E402
 from langchain_core.language_models.chat_models import BaseChatModel  # noqa: E402
@@ -39,6 +41,7 @@ from langchain_core.messages import (  # noqa: E402
 )
 from langchain_core.outputs import ChatGeneration, ChatResult  # noqa: E402
 from langchain_core.tools import tool  # noqa: E402
+from langgraph.checkpoint.memory import InMemorySaver  # noqa: E402
 from langgraph.graph.message import add_messages  # noqa: E402
 from pydantic import Field  # noqa: E402
 
@@ -117,6 +120,41 @@ def test_middleware_resets_the_state_for_the_whole_turn(signal: TopicContinuity)
     assert result["messages"][0].content == CHANGE
     assert [o.gate for o in outcomes] == [ResetGate.APPLIED]  # one decision for the turn
     assert outcomes[0].removed_messages == 4
+
+
+THREAD = ["Fix parse_config in config_loader.go so it accepts trailing commas",
+          "Also make parse_config in config_loader.go accept comments",
+          "New topic: plan a weekend hiking trip in the Alps",
+          "How long is the drive from Zurich?"]
+
+
+@pytest.mark.parametrize("call", ["invoke", "ainvoke"])
+def test_a_reset_is_permanent_for_the_thread(implementation: str, call: str) -> None:
+    """A checkpointed thread, one user message per invocation, sync and async:
+    after the reset, later turns of the thread never see the turns before it."""
+    model = ScriptedModel()
+    gates: List[str] = []
+    agent = create_agent(model, tools=[search_trails], system_prompt="Be brief.",
+                         checkpointer=InMemorySaver(), middleware=[HistoryResetMiddleware(
+                             TopicContinuity([RESET_RULE], implementation=implementation),
+                             on_outcome=lambda ev, out: gates.append(out.gate.value))])
+    config = {"configurable": {"thread_id": "thread-1"}}
+
+    async def turns() -> Any:
+        for text in THREAD:
+            if call == "invoke":
+                state = agent.invoke({"messages": [HumanMessage(text)]}, config)
+            else:
+                state = await agent.ainvoke({"messages": [HumanMessage(text)]}, config)
+        return state
+
+    state = asyncio.run(turns())
+    assert gates == ["not_change", "not_change", "applied", "not_change"]
+    seen = [[message.content for message in received] for received in model.received]
+    assert seen[2] == ["Be brief.", THREAD[2]]
+    assert seen[3] == ["Be brief.", THREAD[2], "ok", THREAD[3]]
+    assert [message.content for message in state["messages"]] == [THREAD[2], "ok",
+                                                                  THREAD[3], "ok"]
 
 
 def test_middleware_keeps_history_a_follow_up_needs(signal: TopicContinuity) -> None:
