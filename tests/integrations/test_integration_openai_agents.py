@@ -15,7 +15,7 @@ import pytest
 from integration_support import framework
 from upstream_stub import UpstreamStub
 
-from turnsignal import TopicContinuity
+from turnsignal import RESET_RULE, TopicContinuity
 
 agents = framework("agents")
 openai = framework("openai")
@@ -122,3 +122,40 @@ def test_a_client_that_rewrites_nothing_gets_one_decision_per_turn(
     assert len(calls) == 3
     assert [len(_before_live(items, live)) for items in calls] == [prior_items] * 3
     assert [len(items) for items in calls] == [prior_items + 1 + 2 * n for n in range(3)]
+
+
+SESSION_TURNS = ["Fix parse_config in config_loader.go so it accepts trailing commas",
+                 "Also make parse_config in config_loader.go accept comments",
+                 "New topic: plan a weekend hiking trip in the Alps",
+                 "How long is the drive from Zurich?",
+                 "And what should I pack?"]
+
+
+def test_a_session_keeps_getting_the_history_since_the_reset(stub: UpstreamStub,
+                                                             implementation: str) -> None:
+    """The SDK's own session memory resends every earlier item on each run:
+    after the reset, every later run of that topic is sent the items from
+    the reset turn on, recomputed from the request (the reset point)."""
+    stub.clear()
+    client = openai.AsyncOpenAI(base_url=stub.base_url, api_key="sk-upstream")
+    agent = agents.Agent(name="helper", instructions="Be brief.",
+                         model=agents.OpenAIResponsesModel(model="stub-model",
+                                                           openai_client=client))
+    bases: List[Any] = []
+    config = agents.RunConfig(tracing_disabled=True, call_model_input_filter=HistoryResetFilter(
+        TopicContinuity([RESET_RULE], implementation=implementation),
+        on_outcome=lambda ev, out: bases.append((out.gate.value, out.basis))))
+    session = agents.SQLiteSession("trip")  # in memory
+
+    async def runs() -> None:
+        for text in SESSION_TURNS:
+            await agents.Runner.run(agent, text, session=session, run_config=config)
+
+    asyncio.run(runs())
+    users = [[item["content"] for item in body["input"] if item.get("role") == "user"]
+             for body in stub.bodies("responses")]
+    assert users == [SESSION_TURNS[:1], SESSION_TURNS[:2], SESSION_TURNS[2:3],
+                     SESSION_TURNS[2:4], SESSION_TURNS[2:5]]
+    assert bases == [("not_change", "request"), ("not_change", "request"),
+                     ("applied", "request"), ("applied", "earlier_turn"),
+                     ("applied", "earlier_turn")]
