@@ -334,3 +334,26 @@ def test_a_request_turnsignal_cannot_read_still_gets_its_answer(live: Proxy) -> 
     assert response.status_code == 200, response.text
     assert recorded(live, response) == {"error": "wire_format",
                                         "path": "messages[0].content[0].text"}
+
+
+def test_a_client_resending_its_history_keeps_getting_it_trimmed(live: Proxy) -> None:
+    """A stateless client resends the whole conversation with every request:
+    after the reset, each later request of the topic reaches the upstream
+    without the turns before it (the reset point, recomputed from the request)."""
+    turns = ["Fix parse_config in config_loader.go", "Also make it accept comments",
+             CHANGE, "How long is the drive from Zurich?", "And what should I pack?"]
+    conversation: List[Dict[str, Any]] = [{"role": "system", "content": "Be brief."}]
+    records = []
+    for text in turns:
+        conversation.append({"role": "user", "content": text})
+        response = live.post("/chat/completions", {"model": "small",
+                                                   "messages": conversation})
+        assert response.status_code == 200, response.text
+        conversation.append(response.json()["choices"][0]["message"])
+        records.append(recorded(live, response)["reset"])
+    users = [[m["content"] for m in body["messages"] if m["role"] == "user"]
+             for body in live.stub.bodies("chat/completions")]
+    assert users == [turns[:1], turns[:2], turns[2:3], turns[2:4], turns[2:5]]
+    assert [(r["basis"], r["boundary_turns_back"], r["removed_turns"]) for r in records] == [
+        ("request", 0, 0), ("request", 0, 0), ("request", 0, 2), ("earlier_turn", 1, 2),
+        ("earlier_turn", 2, 2)]
