@@ -3,8 +3,9 @@
 of ``Message`` values. Read as a bare list of messages, the first got an
 error about one of its fields ("[7]: expected a mapping, got int") and the
 second "[2]: expected a mapping, got Message"; now every entry point that
-reads a body says what it was given and what to call instead. A bare list
-of anything else keeps the decoder's own error."""
+reads a body says what it was given and what to call instead, as it does
+for the request's JSON text not yet parsed. A bare list of anything else
+keeps the decoder's own error."""
 
 from __future__ import annotations
 
@@ -73,3 +74,18 @@ def test_another_bare_list_keeps_the_decoders_error(implementation: str, body: A
             entry(body)
         assert raised.value.path == path, name
         assert raised.value.problem == "expected a mapping, got int", name
+
+
+@pytest.mark.parametrize(("body", "kind"), [('{"messages": []}', "string"),
+                                            (b'{"messages": []}', "bytes"),
+                                            (bytearray(b'{"messages": []}'), "bytearray")])
+def test_a_json_text_is_named_as_such(implementation: str, body: Any, kind: str) -> None:
+    """The request's JSON text, not yet parsed: the decoder's words, then
+    what to do."""
+    for name, entry in _entry_points(implementation).items():
+        with pytest.raises(WireFormatError) as raised:
+            entry(body)
+        assert (raised.value.path, raised.value.problem) == (
+            "", f"expected a mapping, got {kind}: a request's JSON text is parsed first"
+                " (json.loads)"), name
+        assert raised.value.__cause__ is None

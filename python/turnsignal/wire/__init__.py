@@ -67,13 +67,18 @@ def _checked_cap(name: str, value: Optional[int]) -> Optional[int]:
 
 
 def explained(error: WireFormatError, request: Any) -> WireFormatError:
-    """``error``, unless the request is the neutral model itself: a decoded
-    ``Conversation`` or a list of ``Message`` values handed over as a body.
+    """``error``, unless the request is the neutral model itself (a decoded
+    ``Conversation`` or a list of ``Message`` values handed over as a body)
+    or text, as a JSON text not yet parsed is (the decoder's words, then how
+    to give it).
     Read as a bare list of messages, that got an error about one of its
     fields ("[7]: expected a mapping, got int"); this one says what was
     given and what to call instead. Only on the error path: it costs a
     valid request nothing. Types are read with ``type()``, never
     ``isinstance``: that reads a caller's ``__class__``, which may raise."""
+    if issubclass(type(request), (str, bytes, bytearray)) and not error.path:
+        return WireFormatError("", f"{error.problem}: a request's JSON text is parsed"
+                                   " first (json.loads)")
     if issubclass(type(request), Conversation):
         given = "a decoded Conversation"
     elif (type(request) is list or type(request) is tuple) and request and issubclass(
