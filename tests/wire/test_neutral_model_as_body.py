@@ -9,6 +9,7 @@ keeps the decoder's own error."""
 
 from __future__ import annotations
 
+from pathlib import PurePosixPath
 from typing import Any, Callable, Dict
 
 import pytest
@@ -89,3 +90,13 @@ def test_a_json_text_is_named_as_such(implementation: str, body: Any, kind: str)
             "", f"expected a mapping, got {kind}: a request's JSON text is parsed first"
                 " (json.loads)"), name
         assert raised.value.__cause__ is None
+
+
+def test_a_path_is_named_as_such(implementation: str) -> None:
+    """A file's path where the request belongs (``segment(path)`` reads no file)."""
+    for name, entry in _entry_points(implementation).items():
+        with pytest.raises(WireFormatError) as raised:
+            entry(PurePosixPath("session.jsonl"))
+        assert (raised.value.path, raised.value.problem) == (
+            "", "expected a mapping, got PurePosixPath: a file is read first (json.load, or"
+                " turnsignal.sessions.read_path for a log)"), name

@@ -15,6 +15,7 @@ the choice.
 
 from __future__ import annotations
 
+import os
 from typing import Any, Optional
 
 from turnsignal import _hotpath
@@ -69,8 +70,8 @@ def _checked_cap(name: str, value: Optional[int]) -> Optional[int]:
 def explained(error: WireFormatError, request: Any) -> WireFormatError:
     """``error``, unless the request is the neutral model itself (a decoded
     ``Conversation`` or a list of ``Message`` values handed over as a body)
-    or text, as a JSON text not yet parsed is (the decoder's words, then how
-    to give it).
+    or text or a path, as a JSON text not yet parsed or a file not yet read
+    are (the decoder's words, then how to give it).
     Read as a bare list of messages, that got an error about one of its
     fields ("[7]: expected a mapping, got int"); this one says what was
     given and what to call instead. Only on the error path: it costs a
@@ -79,6 +80,9 @@ def explained(error: WireFormatError, request: Any) -> WireFormatError:
     if issubclass(type(request), (str, bytes, bytearray)) and not error.path:
         return WireFormatError("", f"{error.problem}: a request's JSON text is parsed"
                                    " first (json.loads)")
+    if issubclass(type(request), os.PathLike) and not error.path:
+        return WireFormatError("", f"{error.problem}: a file is read first (json.load, or"
+                                   " turnsignal.sessions.read_path for a log)")
     if issubclass(type(request), Conversation):
         given = "a decoded Conversation"
     elif (type(request) is list or type(request) is tuple) and request and issubclass(
