@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import argparse
 import os
-from typing import Any
+from typing import Any, Optional
 
+from turnsignal.cli._exit import CommandError
+from turnsignal.history_reset import HistoryReset
+from turnsignal.history_reset.reads import reads_problem
 from turnsignal.offline.pool import MAX_JOBS
 from turnsignal.wire import FORMATS
 
-__all__ = ["add_format", "add_implementation", "add_jobs", "add_rule_choice",
-           "add_rules_config"]
+__all__ = ["add_format", "add_implementation", "add_jobs", "add_reset", "add_rule_choice",
+           "add_rules_config", "checked_reset"]
 
 
 def add_implementation(parser: Any) -> None:
@@ -40,6 +43,27 @@ def add_rule_choice(parser: Any, config_help: str) -> None:
     parser.add_argument("--config", metavar="PATH", help=config_help)
     parser.add_argument("--rule", metavar="NAME",
                         help="the rule of --config to use (default: its first rule)")
+
+
+def add_reset(parser: Any, what: str) -> None:
+    """``--reset`` (``what`` it adds) and ``--reset-rule NAME``."""
+    parser.add_argument("--reset", action="store_true", help=what)
+    parser.add_argument("--reset-rule", metavar="NAME",
+                        help="the topic_continuity rule the reset reads (default: the first"
+                             " rule); implies --reset")
+
+
+def checked_reset(args: argparse.Namespace, signal: Any) -> Optional[HistoryReset]:
+    """The ``HistoryReset`` that ``--reset`` / ``--reset-rule`` ask for (None
+    without them), checked against the rules ``signal`` evaluates: a rule it
+    does not have is a usage error before any work."""
+    if not args.reset and args.reset_rule is None:
+        return None
+    reset = HistoryReset(rule=args.reset_rule)
+    problem = reads_problem(signal, reset)
+    if problem is not None:
+        raise CommandError(f"--reset: {problem}")
+    return reset
 
 
 def _jobs(text: str) -> int:

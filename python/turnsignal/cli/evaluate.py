@@ -15,13 +15,14 @@ import re
 import sys
 from typing import Any, Dict, List, Optional, Set
 
-from turnsignal.cli._args import add_format, add_implementation
+from turnsignal.cli._args import add_format, add_implementation, add_reset, checked_reset
 from turnsignal.cli._exit import CommandError
 from turnsignal.cli._io import read_json
 from turnsignal.conversation.signal import ConversationResults
 from turnsignal.decisions import DecisionMatch
 from turnsignal.decisions.config import NO_EXTERNAL_SOURCE
 from turnsignal.errors import ConfigError, ConfigIssue, WireFormatError
+from turnsignal.history_reset import HistoryReset, ResetOutcome
 from turnsignal.router import Router, RouterEvaluation
 from turnsignal.topic_continuity import TopicContinuity, TopicContinuityResult
 
@@ -46,6 +47,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument("--history-unavailable", action="store_true",
                         help="evaluate as if the original history were unavailable")
+    add_reset(parser, "also say what HistoryReset() (its default gates) would do to the"
+                      " request, as a gateway applies it to a stateless client's request:"
+                      " the gate, the turns and messages removed, the basis")
     parser.set_defaults(handler=run)
 
 
@@ -99,14 +103,41 @@ def _external(pairs: List[str]) -> Optional[Dict[str, Set[str]]]:
     return matches or None
 
 
-def _print_router(router: Router, evaluation: RouterEvaluation, as_json: bool) -> None:
+def _describe_reset(outcome: ResetOutcome) -> List[str]:
+    if not outcome.applied:
+        return [f"reset: kept the history (gate {outcome.gate.value})"]
+    return [f"reset: applied · removed {outcome.removed_turns} turns, {outcome.removed_messages}"
+            f" messages · kept {outcome.kept_prior_turns} prior turns · basis {outcome.basis}"
+            + (f" ({outcome.boundary_turns_back} turns back)" if outcome.boundary_turns_back
+               else "")]
+
+
+def _reset_outcome(args: argparse.Namespace, reset: Optional[HistoryReset], request: Any,
+                   signal: Any, evaluation: Any) -> Optional[ResetOutcome]:
+    """What ``reset`` would do, as replay says it (on the verdict alone when
+    the history is unavailable)."""
+    if reset is None:
+        return None
+    if args.history_unavailable:
+        return reset.apply(request, evaluation, args.format)
+    return reset.apply_turn(request, signal, args.format, evaluation=evaluation)
+
+
+def _dump(document: Dict[str, Any], outcome: Optional[ResetOutcome]) -> None:
+    if outcome is not None:
+        document["reset"] = outcome.to_dict()
+    json.dump(document, sys.stdout, indent=2, ensure_ascii=False)
+    print()
+
+
+def _print_router(router: Router, evaluation: RouterEvaluation, as_json: bool,
+                  outcome: Optional[ResetOutcome]) -> None:
     if as_json:
         # The topic-continuity keys stay where they always were.
         out = evaluation.topic_continuity.to_dict()
         full = evaluation.to_dict()
         out.update({key: full[key] for key in ("facts", "conversation", "decisions", "route")})
-        json.dump(out, sys.stdout, indent=2, ensure_ascii=False)
-        print()
+        _dump(out, outcome)
         return
     lines: List[str] = []
     for result in evaluation.topic_continuity.results:
@@ -118,6 +149,8 @@ def _print_router(router: Router, evaluation: RouterEvaluation, as_json: bool) -
         lines.extend(_describe_conversation(evaluation.conversation))
     if router.decisions:
         lines.extend(_describe_decisions(evaluation))
+    if outcome is not None:
+        lines.extend(_describe_reset(outcome))
     if lines:
         print("\n".join(lines))
 
@@ -158,12 +191,14 @@ def _run_router(args: argparse.Namespace, request: Any) -> int:
     except ValueError as error:
         raise CommandError(str(error)) from None
     router = _router(args, external)
+    reset = checked_reset(args, router)
     try:
         evaluation = router.evaluate(request, args.format, external_matches=external,
                                      history_available=not args.history_unavailable)
     except WireFormatError as error:
         raise CommandError(f"{_name(args.request)}: {error}") from None
-    _print_router(router, evaluation, args.json)
+    outcome = _reset_outcome(args, reset, request, router, evaluation)
+    _print_router(router, evaluation, args.json, outcome)
     return 0
 
 
@@ -178,15 +213,18 @@ def run(args: argparse.Namespace) -> int:
     if args.match:
         raise CommandError("--match needs --config (a routing document with decisions)")
     signal = TopicContinuity(implementation=args.implementation)
+    reset = checked_reset(args, signal)
     try:
         evaluation = signal.evaluate(request, args.format,
                                      history_available=not args.history_unavailable)
     except WireFormatError as error:
         raise CommandError(f"{_name(args.request)}: {error}") from None
+    outcome = _reset_outcome(args, reset, request, signal, evaluation)
     if args.json:
-        json.dump(evaluation.to_dict(), sys.stdout, indent=2, ensure_ascii=False)
-        print()
+        _dump(evaluation.to_dict(), outcome)
         return 0
     for result in evaluation.results:
         print("\n".join(_describe(result)))
+    if outcome is not None:
+        print("\n".join(_describe_reset(outcome)))
     return 0

@@ -18,7 +18,14 @@ from typing import Any, BinaryIO, Iterator, List, Optional
 
 from turnsignal._lines import open_stream
 from turnsignal.cli import replay_ray
-from turnsignal.cli._args import add_format, add_implementation, add_jobs, add_rules_config
+from turnsignal.cli._args import (
+    add_format,
+    add_implementation,
+    add_jobs,
+    add_reset,
+    add_rules_config,
+    checked_reset,
+)
 from turnsignal.cli._exit import (
     EXIT_INTERRUPTED,
     EXIT_TERMINATED,
@@ -29,7 +36,7 @@ from turnsignal.cli._exit import (
 )
 from turnsignal.cli._io import NamedOutput
 from turnsignal.offline.progress import progress_bar
-from turnsignal.offline.replay import replay
+from turnsignal.offline.replay import build_signal, replay
 
 
 def register(subparsers: Any) -> None:
@@ -52,6 +59,10 @@ def register(subparsers: Any) -> None:
                         help="never show the progress bar (it only shows on a terminal)")
     parser.add_argument("--strict", action="store_true",
                         help="exit with status 1 when any line was bad")
+    add_reset(parser, "each record also says what HistoryReset() (its default gates) would"
+                      " do to its request, as a gateway applies it to a stateless client's"
+                      " request: \"reset\" with the gate, the turns and messages removed and"
+                      " the basis (never content); the summary counts the gates")
     replay_ray.add_arguments(parser)
     parser.set_defaults(handler=run)
 
@@ -116,6 +127,7 @@ def _stop_on_signals() -> Iterator[List[int]]:
 def run(args: argparse.Namespace) -> int:
     if replay_ray.is_ray_run(args):
         return replay_ray.run(args)
+    reset = checked_reset(args, build_signal(args.config, args.implementation))
     with ExitStack() as stack:
         source = _open_input(stack, args.logs)
         output = _open_output(stack, args.output)
@@ -125,7 +137,7 @@ def run(args: argparse.Namespace) -> int:
         with _stop_on_signals() as received:
             summary = replay(source, output, config=args.config, format=args.format,
                              jobs=args.jobs, implementation=args.implementation,
-                             on_progress=bar.update if bar else None,
+                             reset=reset, on_progress=bar.update if bar else None,
                              stop=lambda: bool(received))
         output.flush()
     print(summary.render(), file=sys.stderr)

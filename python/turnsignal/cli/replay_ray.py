@@ -68,6 +68,8 @@ def _usage_problem(args: argparse.Namespace) -> Optional[str]:
         if args.more_logs:
             given.insert(0, "more than one input")
         return f"{', '.join(given)}: only with --engine ray"
+    if args.reset or args.reset_rule is not None:
+        return "--reset: only with the local engine (the Ray engine records the verdicts)"
     if args.output is None:
         return "--engine ray needs --output DIR (a missing or empty folder)"
     if args.jobs != 1:

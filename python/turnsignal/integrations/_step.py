@@ -13,6 +13,7 @@ from typing import Any, Callable, Mapping, Optional, Tuple, Union
 
 from turnsignal.errors import refuse_class
 from turnsignal.history_reset import HistoryReset, ResetGate, ResetOutcome
+from turnsignal.history_reset.reads import reads_problem
 from turnsignal.router import Router
 from turnsignal.topic_continuity import RESET_RULE, TopicContinuity
 
@@ -44,22 +45,12 @@ def checked_signal(signal: Any) -> Union[TopicContinuity, Router]:
 
 
 def checked_reset_rule(signal: Any, reset: HistoryReset) -> None:
-    """Refuse, when the integration is made, a reset that could never act:
-    one reading a topic_continuity rule the signal does not have (a
-    ``Router`` whose routing document declares none, or ``HistoryReset(rule=…)``
-    naming a rule that is not there). At a request it would only keep every
-    history, gate ``missing_result``, with nothing said. A signal of one's
-    own is not checked: its rules are its own."""
-    topic = signal.topic_continuity if isinstance(signal, Router) else signal
-    if not isinstance(topic, TopicContinuity):
-        return
-    names = [rule.name for rule in topic.rules]
-    if not names:
-        raise ValueError("reset needs a topic_continuity rule, and the signal has none"
-                         " (declare one under routing.signals.topic_continuity)")
-    if reset.rule is not None and reset.rule not in names:
-        raise ValueError(f"reset reads the topic_continuity rule {reset.rule!r}, and the"
-                         f" signal's rules are {', '.join(map(repr, names))}")
+    """Refuse, when the integration is made, a reset that could never act
+    (``reads_problem``): at a request it would only keep every history,
+    with nothing said."""
+    problem = reads_problem(signal, reset)
+    if problem is not None:
+        raise ValueError(problem)
 
 
 _VERSION_CHARS = 32  # a version is a short label; anything longer is not shown

@@ -3,7 +3,9 @@
 Each input line is a request body in any wire format, or an envelope
 ``{"request": ..., "format": ..., "id": ..., "history_available": ...}``
 (all but ``request`` optional). Each output line is
-``{"line": n, "id": ..., "results": [replay record per rule]}`` or, for a
+``{"line": n, "id": ..., "results": [replay record per rule]}`` (with a
+``HistoryReset``, also ``"reset": {...}``: what it would do to that request,
+content-free) or, for a
 line that cannot be evaluated, ``{"line": n, "id": ..., "error": "<type>:
 <message>"}`` — with the envelope's ``id`` whenever the line is JSON, so that
 results join to the caller's logs by id either way; a line that is not JSON
@@ -37,6 +39,8 @@ from turnsignal._json import loads, problem
 from turnsignal._lines import MAX_LINE_BYTES
 from turnsignal.config import ConfigSource, TopicContinuityRule
 from turnsignal.errors import WireFormatError
+from turnsignal.history_reset import HistoryReset, ResetOutcome
+from turnsignal.history_reset.reads import reads_problem
 from turnsignal.offline.pool import chunked, ordered_map
 from turnsignal.offline.summary import LineResult, ReplaySummary
 from turnsignal.topic_continuity import TopicContinuity
@@ -141,8 +145,10 @@ def _unwrap(envelope: dict, default_format: str) -> Tuple[Any, str, Any, bool]:
 
 
 def evaluate_line(signal: TopicContinuity, number: int, raw: Optional[bytes],
-                  default_format: str = "auto") -> LineResult:
-    """Evaluate one line; never raises (a failure becomes an error line)."""
+                  default_format: str = "auto",
+                  reset: Optional[HistoryReset] = None) -> LineResult:
+    """Evaluate one line, and with ``reset`` say what it would do to the
+    request; never raises (a failure becomes an error line)."""
     if raw is None:
         return _error(number, f"LineTooLong: longer than {MAX_LINE_BYTES:,} bytes (the limit)")
     try:
@@ -164,7 +170,25 @@ def evaluate_line(signal: TopicContinuity, number: int, raw: Optional[bytes],
     output = {"line": number, "id": request_id, "results": evaluation.replay_records()}
     rules = tuple((r.signal, r.class_.value, r.reason.value, r.coverage.value, r.fallback)
                   for r in evaluation.results)
-    return LineResult(number, json.dumps(output), None, rules)
+    if reset is None:
+        return LineResult(number, json.dumps(output), None, rules)
+    try:
+        outcome = _reset_outcome(reset, signal, request, format, evaluation, history)
+    except Exception as error:  # only with on_error="raise"; type only, as above
+        return _error(number, f"{type(error).__name__}: unexpected error in the reset", parsed)
+    output["reset"] = outcome.to_dict()
+    return LineResult(number, json.dumps(output), None, rules,
+                      (outcome.gate.value, outcome.removed_turns, outcome.removed_messages))
+
+
+def _reset_outcome(reset: HistoryReset, signal: TopicContinuity, request: Any, format: str,
+                   evaluation: Any, history: bool) -> ResetOutcome:
+    """What ``reset`` would do: as a stateless gateway acts (``apply_turn``:
+    the turn's opening, then the reset point among earlier turns), or, for a
+    line whose history was not available, on its own verdict only."""
+    if not history:
+        return reset.apply(request, evaluation, format)
+    return reset.apply_turn(request, signal, format, evaluation=evaluation)
 
 
 def _error(number: int, message: str, kept: Optional[Dict[str, Any]] = None) -> LineResult:
@@ -179,14 +203,16 @@ _WORKER: dict = {}
 
 
 def _init_worker(rules: Tuple[TopicContinuityRule, ...], implementation: str,
-                 default_format: str) -> None:
+                 default_format: str, reset: Optional[HistoryReset] = None) -> None:
     _WORKER["signal"] = TopicContinuity(rules, implementation=implementation)
     _WORKER["format"] = default_format
+    _WORKER["reset"] = reset
 
 
 def _evaluate_chunk(chunk: List[Tuple[int, Optional[bytes]]]) -> Tuple[List[LineResult], int]:
-    signal, default_format = _WORKER["signal"], _WORKER["format"]
-    results = [evaluate_line(signal, number, raw, default_format) for number, raw in chunk]
+    signal, default_format, reset = _WORKER["signal"], _WORKER["format"], _WORKER["reset"]
+    results = [evaluate_line(signal, number, raw, default_format, reset)
+               for number, raw in chunk]
     return results, sum(_line_weight(line) for line in chunk)
 
 
@@ -205,6 +231,7 @@ def _check_streams(source: Any, output: Any) -> None:
 
 def replay(source: BinaryIO, output: Any, *, config: Optional[ConfigSource] = None,
            format: str = "auto", jobs: int = 1, implementation: Optional[str] = None,
+           reset: Optional[HistoryReset] = None,
            chunk_size: int = DEFAULT_CHUNK_SIZE,
            on_progress: Optional[ProgressCallback] = None,
            stop: Optional[Callable[[], bool]] = None,
@@ -215,7 +242,13 @@ def replay(source: BinaryIO, output: Any, *, config: Optional[ConfigSource] = No
     ``jobs`` processes. Raises ``ConfigError`` for a bad ``config`` before
     reading anything; bad lines never raise. When ``stop()`` turns true the
     run ends between two lines (``summary.stopped``): the output then holds
-    the results of lines 1 to ``summary.lines``, and the workers are gone."""
+    the results of lines 1 to ``summary.lines``, and the workers are gone.
+
+    With ``reset`` (a ``HistoryReset``), each record also says what it would
+    do to its request (``"reset"``: gate, removed turns and messages, basis;
+    never the request), as a gateway applies it to a stateless client's
+    request (``apply_turn``), and the summary counts its gates. A reset that
+    reads a rule the configuration lacks is a ``ValueError`` before any work."""
     if format not in FORMATS:
         raise ValueError(f"unknown format {format!r}; expected one of {', '.join(FORMATS)}")
     _check_streams(source, output)
@@ -223,6 +256,13 @@ def replay(source: BinaryIO, output: Any, *, config: Optional[ConfigSource] = No
     # every worker gets the rules read here (the configuration is read once)
     # and the implementation resolved here, both plain picklable values.
     signal = build_signal(config, implementation)
+    if reset is not None:
+        if not isinstance(reset, HistoryReset):
+            raise TypeError(f"reset must be a turnsignal HistoryReset, got"
+                            f" {type(reset).__name__}")
+        problem = reads_problem(signal, reset)
+        if problem is not None:
+            raise ValueError(problem)
     summary = ReplaySummary()
     started = time.perf_counter()
     should_stop = stop or (lambda: False)
@@ -231,7 +271,7 @@ def replay(source: BinaryIO, output: Any, *, config: Optional[ConfigSource] = No
     for results, nbytes in ordered_map(_evaluate_chunk, chunks, jobs=jobs,
                                        initializer=_init_worker,
                                        initargs=(signal.rules, signal.implementation,
-                                                 format),
+                                                 format, reset),
                                        weight=_chunk_weight, max_weight=in_flight_bytes,
                                        stop=should_stop):
         for result in results:

@@ -1,5 +1,6 @@
 """What a replay run saw: class, reason and coverage distributions per rule,
-fallback rate, bad lines and throughput. Memory stays bounded: counters, and
+fallback rate, what a history reset would have done (when asked), bad lines
+and throughput. Memory stays bounded: counters, and
 at most ``MAX_LISTED_BAD_LINES`` bad line numbers (the count is always exact)."""
 
 from __future__ import annotations
@@ -7,12 +8,14 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
-__all__ = ["MAX_LISTED_BAD_LINES", "LineResult", "ReplaySummary", "RuleCounts"]
+__all__ = ["MAX_LISTED_BAD_LINES", "LineResult", "ReplaySummary", "ResetCounts", "RuleCounts"]
 
 MAX_LISTED_BAD_LINES = 1000
 
 #: Per rule: (signal, class, reason, coverage, fallback) — content-free.
 RuleTuple = Tuple[str, str, str, str, bool]
+#: What a reset would do to one request: (gate, removed turns, removed messages).
+ResetTuple = Tuple[str, int, int]
 
 
 class LineResult(NamedTuple):
@@ -22,6 +25,7 @@ class LineResult(NamedTuple):
     output: str
     error: Optional[str]  # "<type>: <content-free message>" for a bad line
     rules: Tuple[RuleTuple, ...] = ()
+    reset: Optional[ResetTuple] = None
 
 
 class RuleCounts:
@@ -51,6 +55,38 @@ class RuleCounts:
         }
 
 
+class ResetCounts:
+    """What a history reset would have done over the run: its gates, and
+    the turns and messages it would have removed."""
+
+    __slots__ = ("gates", "removed_messages", "removed_turns", "total")
+
+    def __init__(self) -> None:
+        self.total = 0
+        self.removed_turns = 0
+        self.removed_messages = 0
+        self.gates: Counter = Counter()
+
+    def add(self, gate: str, removed_turns: int, removed_messages: int) -> None:
+        self.total += 1
+        self.gates[gate] += 1
+        self.removed_turns += removed_turns
+        self.removed_messages += removed_messages
+
+    @property
+    def applied(self) -> int:
+        return self.gates["applied"]
+
+    def to_dict(self) -> Dict[str, Any]:
+        return {
+            "requests": self.total,
+            "applied": self.applied,
+            "removed_turns": self.removed_turns,
+            "removed_messages": self.removed_messages,
+            "gates": dict(_ranked(self.gates)),
+        }
+
+
 class ReplaySummary:
     """Accumulates ``LineResult``s; ``render()`` is the table printed at the end."""
 
@@ -61,6 +97,8 @@ class ReplaySummary:
         self.bad_line_numbers: List[int] = []
         self.errors: Counter = Counter()  # by error type
         self.rules: Dict[str, RuleCounts] = {}
+        #: Counted when the run was given a ``HistoryReset`` (else None).
+        self.reset: Optional[ResetCounts] = None
         self.elapsed_s = 0.0
         #: The run was stopped early: ``lines`` is how far it got (the output
         #: holds the results of lines 1 to ``lines``).
@@ -74,6 +112,10 @@ class ReplaySummary:
         self.evaluated += 1
         for signal, class_, reason, coverage, fallback in result.rules:
             self.rules.setdefault(signal, RuleCounts()).add(class_, reason, coverage, fallback)
+        if result.reset is not None:
+            if self.reset is None:
+                self.reset = ResetCounts()
+            self.reset.add(*result.reset)
 
     def _add_bad(self, result: LineResult) -> None:
         self.bad_lines += 1
@@ -110,6 +152,7 @@ class ReplaySummary:
             "stopped": self.stopped,
             "evaluations_per_second": self.evaluations_per_second,
             "rules": {name: counts.to_dict() for name, counts in self.rules.items()},
+            "reset": self.reset.to_dict() if self.reset is not None else None,
         }
 
     def render(self) -> str:
@@ -120,6 +163,8 @@ class ReplaySummary:
                   if self.evaluations_per_second else "")]
         for name, counts in self.rules.items():
             out.extend(_render_rule(name, counts))
+        if self.reset is not None:
+            out.extend(_render_reset(self.reset))
         if self.bad_lines:
             out.append(_render_bad(self))
         return "\n".join(out)
@@ -145,6 +190,14 @@ def _render_rule(name: str, counts: RuleCounts) -> List[str]:
                            ("coverage", counts.coverage)):
         out += _table(title, counter, counts.total)
     return out
+
+
+def _render_reset(counts: ResetCounts) -> List[str]:
+    share = counts.applied / counts.total if counts.total else 0.0
+    out = ["", f"reset: {counts.applied} of {counts.total} requests reset ({share:.1%});"
+               f" turns removed {counts.removed_turns}, messages removed"
+               f" {counts.removed_messages}"]
+    return out + _table("gate", counts.gates, counts.total)
 
 
 def _render_bad(summary: ReplaySummary) -> str:

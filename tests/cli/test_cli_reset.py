@@ -1,0 +1,101 @@
+"""``--reset`` on ``turnsignal replay`` and ``turnsignal evaluate``: what
+``HistoryReset()`` would do to each request, content-free."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, List, Tuple
+
+import pytest
+
+from support.environment import ROOT
+from turnsignal.cli import main
+
+ACTING = str(ROOT / "examples" / "acting.yaml")
+ROUTING_WITHOUT_TOPIC = str(ROOT / "examples" / "agentic-routing.yaml")
+SECRET = "hunter2-in-the-history"
+CODE = [{"role": "user", "content": f"Fix parse_config in config_loader.go ({SECRET})"},
+        {"role": "assistant", "content": "Done: it accepts trailing commas."}]
+CHANGE = {"role": "user", "content": "New topic: plan a weekend hiking trip in the Alps"}
+FOLLOW_UP = {"role": "user",
+             "content": "Also make parse_config in config_loader.go accept comments"}
+DRIVE = [CHANGE, {"role": "assistant", "content": "Try the ridge trail."},
+         {"role": "user", "content": "How long is the drive from Zurich?"}]
+
+
+def _file(tmp_path: Path, name: str, *bodies: Any) -> str:
+    path = tmp_path / name
+    path.write_text("".join(json.dumps(body) + "\n" for body in bodies), encoding="utf-8")
+    return str(path)
+
+
+def _run(args: List[str], capsys: pytest.CaptureFixture) -> Tuple[int, str, str]:
+    status = main(args)
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def test_replay_records_and_counts_the_resets(tmp_path: Path, implementation: str,
+                                             capsys: pytest.CaptureFixture) -> None:
+    log = _file(tmp_path, "log.jsonl", {"messages": [*CODE, FOLLOW_UP]},
+                {"messages": [*CODE, CHANGE]}, {"messages": [*CODE, *DRIVE]})
+    status, out, err = _run(["replay", log, "--config", ACTING, "--reset-rule", "reset",
+                             "--implementation", implementation, "--no-progress"], capsys)
+    assert status == 0, err
+    resets = [json.loads(line)["reset"] for line in out.splitlines()]
+    assert [(r["gate"], r["removed_turns"], r["basis"]) for r in resets] == [
+        ("not_change", 0, "request"), ("applied", 1, "request"), ("applied", 1, "earlier_turn")]
+    assert "reset: 2 of 3 requests reset (66.7%); turns removed 2, messages removed 4" in err
+    assert SECRET not in out + err
+
+
+def test_replay_without_reset_says_nothing_of_it(tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture) -> None:
+    status, out, err = _run(["replay", _file(tmp_path, "log.jsonl", {"messages": CODE}),
+                             "--no-progress"], capsys)
+    assert status == 0 and '"reset"' not in out and "reset:" not in err
+
+
+@pytest.mark.parametrize(("args", "problem"), [
+    (["--reset-rule", "reset"], "--reset: reset reads the topic_continuity rule 'reset', and"
+                                " the signal's rules are 'topic_boundary'"),
+    (["--reset", "--engine", "ray", "--output", "out"],
+     "--reset: only with the local engine (the Ray engine records the verdicts)"),
+])
+def test_replay_refuses_a_reset_it_cannot_run(tmp_path: Path, args: List[str], problem: str,
+                                              capsys: pytest.CaptureFixture) -> None:
+    log = _file(tmp_path, "log.jsonl", {"messages": CODE})
+    status, out, err = _run(["replay", log, *args], capsys)
+    assert (status, out, err) == (2, "", f"turnsignal: {problem}\n")
+
+
+def test_evaluate_says_what_the_reset_would_do(tmp_path: Path, implementation: str,
+                                               capsys: pytest.CaptureFixture) -> None:
+    common = ["--implementation", implementation]
+    changed = _file(tmp_path, "change.json", {"messages": [*CODE, CHANGE]})
+    status, out, _ = _run(["evaluate", changed, "--reset", *common], capsys)
+    assert status == 0 and out.splitlines()[-1] == (
+        "reset: applied · removed 1 turns, 2 messages · kept 0 prior turns · basis request")
+    resent = _file(tmp_path, "resent.json", {"messages": [*CODE, *DRIVE]})
+    status, out, _ = _run(["evaluate", resent, "--config", ACTING, "--reset-rule", "reset",
+                           *common], capsys)
+    assert status == 0 and out.splitlines()[-1] == (
+        "reset: applied · removed 1 turns, 2 messages · kept 0 prior turns · basis"
+        " earlier_turn (1 turns back)")
+    kept = _file(tmp_path, "kept.json", {"messages": [*CODE, FOLLOW_UP]})
+    status, out, _ = _run(["evaluate", kept, "--reset", "--json", *common], capsys)
+    assert status == 0 and json.loads(out)["reset"]["gate"] == "not_change"
+    status, out, _ = _run(["evaluate", kept, "--reset", *common], capsys)
+    assert out.splitlines()[-1] == "reset: kept the history (gate not_change)"
+    assert SECRET not in out
+
+
+def test_evaluate_refuses_a_reset_with_no_rule_to_read(tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture) -> None:
+    request = _file(tmp_path, "change.json", {"messages": [*CODE, CHANGE]})
+    status, out, err = _run(["evaluate", request, "--config", ROUTING_WITHOUT_TOPIC, "--reset"],
+                            capsys)
+    assert (status, out) == (2, "")
+    assert err == ("turnsignal: --reset: reset needs a topic_continuity rule, and the signal"
+                   " has none (declare one under routing.signals.topic_continuity)\n")
