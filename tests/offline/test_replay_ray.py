@@ -28,6 +28,7 @@ from test_replay import LINES, SECRET_WORDS
 from support.environment import IN_CI, ROOT
 from turnsignal.cli import main
 from turnsignal.errors import ConfigError
+from turnsignal.history_reset import HistoryReset
 from turnsignal.offline.replay import replay
 
 pytestmark = pytest.mark.slow  # the quick loop (pytest -m "not slow") leaves these out
@@ -246,6 +247,22 @@ def test_files_plain_gzip_and_parquet(cluster: Cluster, small_log: Path, tmp_pat
     assert not [word for word in SECRET_WORDS if word in text]
 
 
+def test_files_with_a_reset_are_the_local_records(cluster: Cluster, small_log: Path,
+                                                  tmp_path: Path, implementation: str) -> None:
+    """``reset``: each record says what it would do, as the local engine's,
+    and the merged summary counts its gates as the local one."""
+    local, local_summary = _local(small_log, implementation, reset=HistoryReset())
+    assert any(record.get("reset", {}).get("applied") for record in local)
+    summary = replay_files([str(small_log)], str(tmp_path / "out"), batch_size=64,
+                           concurrency=2, implementation=implementation, reset=HistoryReset())
+    _same(_jsonl_output(tmp_path / "out"), local)
+    assert _summary_facts(summary) == _summary_facts(local_summary)
+    assert summary.reset is not None and summary.reset.total == summary.evaluated
+    with pytest.raises(ValueError, match=r"^reset reads the topic_continuity rule 'reset'"):
+        replay_files([str(small_log)], str(tmp_path / "never"), reset=HistoryReset(rule="reset"))
+    assert not (tmp_path / "never").exists()
+
+
 def _read_output(folder: Path, output_format: str) -> List[Dict[str, Any]]:
     if output_format == "jsonl":
         return _jsonl_output(folder)
@@ -287,12 +304,14 @@ def test_cli_prints_the_local_summary(cluster: Cluster, small_log: Path, tmp_pat
                                       implementation: str, monkeypatch: pytest.MonkeyPatch,
                                       capsys: pytest.CaptureFixture) -> None:
     monkeypatch.setenv("TURNSIGNAL_IMPLEMENTATION", implementation)
-    assert main(["replay", str(small_log), "-o", str(tmp_path / "local.jsonl")]) == 0
+    reset = ["--reset"] if implementation == "python" else []  # one run each way
+    assert main(["replay", str(small_log), "-o", str(tmp_path / "local.jsonl"), *reset]) == 0
     local_summary = capsys.readouterr().err
     status = main(["replay", "--engine", "ray", str(small_log), "-o", str(tmp_path / "out"),
-                   "--actors", "2", "--strict", "--no-progress"])
+                   "--actors", "2", "--strict", "--no-progress", *reset])
     assert status == 1  # --strict, and there are bad lines
     ray_summary = capsys.readouterr().err
+    assert ("\nreset: " in ray_summary) == bool(reset)
     assert "row/s" not in ray_summary  # no progress bars off a terminal
     # The same text but for the time and the rate on the first line.
     ray_summary = ray_summary[ray_summary.index("replay: "):]

@@ -13,8 +13,10 @@ import os
 import sys
 from typing import Any, List, Optional
 
+from turnsignal.cli._args import checked_reset
 from turnsignal.cli._exit import describe_os_error, fail, replay_status
 from turnsignal.errors import ConfigError
+from turnsignal.offline.replay import build_signal
 
 __all__ = ["ENGINES", "add_arguments", "is_ray_run", "run"]
 
@@ -68,8 +70,6 @@ def _usage_problem(args: argparse.Namespace) -> Optional[str]:
         if args.more_logs:
             given.insert(0, "more than one input")
         return f"{', '.join(given)}: only with --engine ray"
-    if args.reset or args.reset_rule is not None:
-        return "--reset: only with the local engine (the Ray engine records the verdicts)"
     if args.output is None:
         return "--engine ray needs --output DIR (a missing or empty folder)"
     if args.jobs != 1:
@@ -103,6 +103,7 @@ def run(args: argparse.Namespace) -> int:
         return fail(describe_os_error(error))
     except ValueError as error:
         return fail(f"cannot replay: {error}")
+    reset = checked_reset(args, build_signal(args.config))  # the configuration is valid
     started_here = not ray.is_initialized()
     if started_here:
         try:
@@ -114,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
         summary = replay_files(
             _inputs(args), args.output, config=args.config, format=args.format,
             output_format=args.output_format or "jsonl", column=args.column or "text",
-            concurrency=args.actors)
+            concurrency=args.actors, reset=reset)
     except ConfigError as error:
         return fail(str(error))
     except Exception as error:  # the cluster failed us; never a traceback

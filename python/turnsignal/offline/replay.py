@@ -47,7 +47,7 @@ from turnsignal.topic_continuity import TopicContinuity
 from turnsignal.wire import FORMATS
 
 __all__ = ["CHUNK_BYTES", "DEFAULT_CHUNK_SIZE", "IN_FLIGHT_BYTES", "MAX_LINE_BYTES",
-           "build_signal", "evaluate_line", "iter_lines", "replay"]
+           "build_signal", "check_reset", "evaluate_line", "iter_lines", "replay"]
 
 #: Lines per unit of work sent to a worker: large enough to amortise the
 #: inter-process hand-off, small enough to keep memory and latency low.
@@ -181,6 +181,18 @@ def evaluate_line(signal: TopicContinuity, number: int, raw: Optional[bytes],
                       (outcome.gate.value, outcome.removed_turns, outcome.removed_messages))
 
 
+def check_reset(signal: TopicContinuity, reset: Optional[HistoryReset]) -> None:
+    """Before any work: ``reset`` is None or a ``HistoryReset`` (else
+    ``TypeError``) that reads a rule of ``signal`` (else ``ValueError``)."""
+    if reset is None:
+        return
+    if not isinstance(reset, HistoryReset):
+        raise TypeError(f"reset must be a turnsignal HistoryReset, got {type(reset).__name__}")
+    problem = reads_problem(signal, reset)
+    if problem is not None:
+        raise ValueError(problem)
+
+
 def _reset_outcome(reset: HistoryReset, signal: TopicContinuity, request: Any, format: str,
                    evaluation: Any, history: bool) -> ResetOutcome:
     """What ``reset`` would do: as a stateless gateway acts (``apply_turn``:
@@ -256,13 +268,7 @@ def replay(source: BinaryIO, output: Any, *, config: Optional[ConfigSource] = No
     # every worker gets the rules read here (the configuration is read once)
     # and the implementation resolved here, both plain picklable values.
     signal = build_signal(config, implementation)
-    if reset is not None:
-        if not isinstance(reset, HistoryReset):
-            raise TypeError(f"reset must be a turnsignal HistoryReset, got"
-                            f" {type(reset).__name__}")
-        problem = reads_problem(signal, reset)
-        if problem is not None:
-            raise ValueError(problem)
+    check_reset(signal, reset)
     summary = ReplaySummary()
     started = time.perf_counter()
     should_stop = stop or (lambda: False)

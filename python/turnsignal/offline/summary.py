@@ -8,7 +8,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
-__all__ = ["MAX_LISTED_BAD_LINES", "LineResult", "ReplaySummary", "ResetCounts", "RuleCounts"]
+__all__ = ["MAX_LISTED_BAD_LINES", "LineResult", "ReplaySummary", "ResetCounts", "ResetTuple",
+           "RuleCounts", "RuleTuple"]
 
 MAX_LISTED_BAD_LINES = 1000
 

@@ -13,6 +13,7 @@ import pickle
 from typing import TYPE_CHECKING, Any, List, Optional, Sequence, Tuple
 
 from turnsignal.config import TopicContinuityRule
+from turnsignal.history_reset import HistoryReset
 from turnsignal.offline.ray.tally import TALLY_COLUMN, Tally
 from turnsignal.offline.replay import evaluate_line
 from turnsignal.offline.summary import LineResult
@@ -38,12 +39,16 @@ class ReplayBatches:
     ``TopicContinuity.rules`` holds), so a configuration file is read once,
     on the driver, and never needs to exist on the workers. With ``tally``,
     each output batch also carries its counts (see ``tally.TALLY_COLUMN``).
+    With ``reset`` (a ``HistoryReset``, checked on the driver), each record
+    also says what it would do to its request, as the local engine's do.
     """
 
     def __init__(self, rules: Sequence[TopicContinuityRule], *,
                  implementation: Optional[str] = None, format: str = "auto",
-                 column: str = TEXT_COLUMN, tally: bool = False) -> None:
+                 column: str = TEXT_COLUMN, tally: bool = False,
+                 reset: Optional[HistoryReset] = None) -> None:
         self._signal = TopicContinuity(list(rules), implementation=implementation)
+        self._reset = reset
         self._format = format
         self._column = column
         self._tally = tally
@@ -58,7 +63,8 @@ class ReplayBatches:
         texts = batch.column(self._column).to_pylist()
         numbers: List[Any] = (batch.column(LINE_COLUMN).to_pylist()
                               if LINE_COLUMN in batch.column_names else [None] * len(texts))
-        results = [evaluate_line(self._signal, number, _as_bytes(text), self._format)
+        results = [evaluate_line(self._signal, number, _as_bytes(text), self._format,
+                                 self._reset)
                    for number, text in zip(numbers, texts)]
         kept = batch.select([name for name in batch.column_names if name != self._column])
         output = kept.append_column(RECORD_COLUMN, pyarrow.array(
@@ -80,7 +86,7 @@ def _tally(keys: pyarrow.Table, results: List[LineResult]) -> Tally:
             if columns is None:
                 columns = [column.to_pylist() for column in keys.columns]
             key = tuple(column[index] for column in columns)
-        tally.count(key, result.error, result.rules)
+        tally.count(key, result.error, result.rules, result.reset)
     return tally
 
 

@@ -9,9 +9,10 @@ from typing import Any, Callable, Optional, Tuple, Union
 from ray.data import ActorPoolStrategy, Dataset
 
 from turnsignal.config import ConfigSource
+from turnsignal.history_reset import HistoryReset
 from turnsignal.offline.ray.batches import RECORD_COLUMN, TEXT_COLUMN, ReplayBatches
 from turnsignal.offline.ray.tally import Key, counted, merged
-from turnsignal.offline.replay import build_signal
+from turnsignal.offline.replay import build_signal, check_reset
 from turnsignal.offline.summary import ReplaySummary
 from turnsignal.wire import FORMATS
 
@@ -43,7 +44,8 @@ def _actor_pool(concurrency: Concurrency) -> ActorPoolStrategy:
 def replay_dataset(ds: Dataset, config: Optional[ConfigSource] = None, *,
                    format: str = "auto", column: str = TEXT_COLUMN,
                    batch_size: int = DEFAULT_BATCH_SIZE, concurrency: Concurrency = None,
-                   implementation: Optional[str] = None) -> Dataset:
+                   implementation: Optional[str] = None,
+                   reset: Optional[HistoryReset] = None) -> Dataset:
     """Evaluate the log line in ``column`` of every row of ``ds`` (JSON text,
     ``str`` or ``bytes``: a request body or an envelope, as in a file for
     ``turnsignal replay``) on a pool of actors, each building the rules of
@@ -55,16 +57,19 @@ def replay_dataset(ds: Dataset, config: Optional[ConfigSource] = None, *,
     ``{"line": n, "id": ..., "results": [...]}`` or, for a bad line,
     ``{"line": n, "error": "..."}`` (``line`` comes from a ``line`` column,
     else null). Rows are never dropped. The result is lazy, like any Ray
-    Dataset. Raises ``ConfigError`` for a bad ``config`` right away.
+    Dataset. With ``reset`` (a ``HistoryReset``) each record also says what
+    it would do to its request (``"reset"``, as ``turnsignal replay
+    --reset``). Raises ``ConfigError`` for a bad ``config``, and
+    ``ValueError`` for a reset reading a rule it lacks, right away.
     """
     return map_replay(ds, config, format=format, column=column, batch_size=batch_size,
-                      concurrency=concurrency, implementation=implementation)
+                      concurrency=concurrency, implementation=implementation, reset=reset)
 
 
 def map_replay(ds: Dataset, config: Optional[ConfigSource] = None, *, format: str = "auto",
                column: str = TEXT_COLUMN, batch_size: int = DEFAULT_BATCH_SIZE,
                concurrency: Concurrency = None, implementation: Optional[str] = None,
-               tally: bool = False) -> Dataset:
+               tally: bool = False, reset: Optional[HistoryReset] = None) -> Dataset:
     """``replay_dataset``; with ``tally``, each batch also carries its counts
     (``tally.TALLY_COLUMN``) for the writer of ``replay_files``."""
     if format not in FORMATS:
@@ -75,6 +80,7 @@ def map_replay(ds: Dataset, config: Optional[ConfigSource] = None, *, format: st
     # Validated here, on the driver: a bad config fails before any work, and
     # the actors receive rule objects, not a path that may not exist on them.
     signal = build_signal(config, implementation)
+    check_reset(signal, reset)
     schema = ds.schema(fetch_if_missing=False)
     if schema is not None and column not in schema.names:
         raise ValueError(f"replay_dataset: no column {column!r} "
@@ -82,7 +88,8 @@ def map_replay(ds: Dataset, config: Optional[ConfigSource] = None, *, format: st
     return ds.map_batches(
         ReplayBatches, batch_format="pyarrow", batch_size=batch_size, compute=compute,
         fn_constructor_kwargs={"rules": signal.rules, "implementation": signal.implementation,
-                               "format": format, "column": column, "tally": tally})
+                               "format": format, "column": column, "tally": tally,
+                               "reset": reset})
 
 
 def _tally_batch(batch: Any) -> Any:

@@ -7,12 +7,13 @@ import time
 from typing import List, Optional, Sequence
 
 from turnsignal.config import ConfigSource
+from turnsignal.history_reset import HistoryReset
 from turnsignal.offline.ray.batches import TEXT_COLUMN
 from turnsignal.offline.ray.dataset import DEFAULT_BATCH_SIZE, Concurrency, map_replay
 from turnsignal.offline.ray.sink import DEFAULT_ROWS_PER_FILE, ReplaySink, check_output_dir
 from turnsignal.offline.ray.source import check_parquet_columns, expand_inputs, read_log
 from turnsignal.offline.ray.tally import Key
-from turnsignal.offline.replay import build_signal
+from turnsignal.offline.replay import build_signal, check_reset
 from turnsignal.offline.summary import ReplaySummary
 
 __all__ = ["check_run", "replay_files"]
@@ -20,12 +21,15 @@ __all__ = ["check_run", "replay_files"]
 
 def check_run(inputs: Sequence[str], output_dir: str, *,
               config: Optional[ConfigSource] = None, column: str = TEXT_COLUMN,
-              implementation: Optional[str] = None) -> List[str]:
+              implementation: Optional[str] = None,
+              reset: Optional[HistoryReset] = None) -> List[str]:
     """The input files, after the checks a run makes before any work, in
-    this order: ``ConfigError``; a missing input (``FileNotFoundError``); a
-    Parquet file without the text ``column`` (``ValueError``); an output that
-    is not a missing or empty folder (``FileExistsError``)."""
-    build_signal(config, implementation)
+    this order: ``ConfigError``; a ``reset`` that reads a rule the
+    configuration lacks (``ValueError``; not a ``HistoryReset``:
+    ``TypeError``); a missing input (``FileNotFoundError``); a Parquet file
+    without the text ``column`` (``ValueError``); an output that is not a
+    missing or empty folder (``FileExistsError``)."""
+    check_reset(build_signal(config, implementation), reset)
     files = [name for group in expand_inputs(inputs) for name in group]
     check_parquet_columns(files, column)
     check_output_dir(output_dir)
@@ -37,20 +41,24 @@ def replay_files(inputs: Sequence[str], output_dir: str, *,
                  output_format: str = "jsonl", column: str = TEXT_COLUMN,
                  concurrency: Concurrency = None, batch_size: int = DEFAULT_BATCH_SIZE,
                  rows_per_file: int = DEFAULT_ROWS_PER_FILE,
-                 implementation: Optional[str] = None) -> ReplaySummary:
+                 implementation: Optional[str] = None,
+                 reset: Optional[HistoryReset] = None) -> ReplaySummary:
     """Replay every line of ``inputs`` (files or folders: JSON lines, plain
     or ``.gz``, and ``.parquet`` with the lines in ``column``) on the current
     Ray cluster, write one record per line into ``output_dir`` (which must be
     missing or empty) and return the summary of the local engine.
 
     The problems ``check_run`` finds are raised before anything is read or
-    written. Bad lines never raise.
+    written, and so is a ``reset`` (a ``HistoryReset``: each record then
+    says what it would do, as ``turnsignal replay --reset``) that reads a
+    rule the configuration lacks (``ValueError``). Bad lines never raise.
     """
     files = check_run(inputs, output_dir, config=config, column=column,
-                      implementation=implementation)
+                      implementation=implementation, reset=reset)
     replayed = map_replay(read_log(files, column=column, lines_per_block=batch_size),
                           config, format=format, column=TEXT_COLUMN, batch_size=batch_size,
-                          concurrency=concurrency, implementation=implementation, tally=True)
+                          concurrency=concurrency, implementation=implementation, tally=True,
+                          reset=reset)
     # Absolute on the driver: workers may run in another directory (a cluster
     # joined after a chdir, or on other machines sharing a file system).
     sink = ReplaySink(os.path.abspath(output_dir), file_format=output_format,

@@ -17,6 +17,8 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple
 from turnsignal.offline.summary import (
     MAX_LISTED_BAD_LINES,
     ReplaySummary,
+    ResetCounts,
+    ResetTuple,
     RuleCounts,
     RuleTuple,
 )
@@ -48,7 +50,7 @@ def key_order(key: Key) -> Tuple[Tuple[int, Any], ...]:
 class Tally:
     """What the local ``ReplaySummary`` counts, for rows in any order."""
 
-    __slots__ = ("bad", "errors", "evaluated", "lines", "rules")
+    __slots__ = ("bad", "errors", "evaluated", "lines", "reset", "rules")
 
     def __init__(self) -> None:
         self.lines = 0
@@ -56,17 +58,22 @@ class Tally:
         self.errors: Counter = Counter()
         self.bad: List[Key] = []
         self.rules: Dict[str, RuleCounts] = {}
+        self.reset: Optional[ResetCounts] = None
 
     def add(self, key: Key, record: str) -> None:
         """Count one row from its key and its record's JSON text."""
         parsed = json.loads(record)
         rules = [(r["signal"], r["class"], r["reason"], r["coverage"], r["fallback"])
                  for r in parsed.get("results", ())]
-        self.count(key, parsed.get("error"), rules)
+        reset = parsed.get("reset")
+        self.count(key, parsed.get("error"), rules, None if reset is None else (
+            reset["gate"], reset["removed_turns"], reset["removed_messages"]))
 
-    def count(self, key: Key, error: Optional[str], rules: Iterable[RuleTuple]) -> None:
+    def count(self, key: Key, error: Optional[str], rules: Iterable[RuleTuple],
+              reset: Optional[ResetTuple] = None) -> None:
         """Count one row: its key, its error message or its rules'
-        ``(signal, class, reason, coverage, fallback)``."""
+        ``(signal, class, reason, coverage, fallback)`` and what a reset
+        would do to it ``(gate, removed turns, removed messages)``."""
         self.lines += 1
         if error is not None:
             self.errors[error.split(":", 1)[0]] += 1
@@ -77,6 +84,10 @@ class Tally:
         self.evaluated += 1
         for signal, class_, reason, coverage, fallback in rules:
             self.rules.setdefault(signal, RuleCounts()).add(class_, reason, coverage, fallback)
+        if reset is not None:
+            if self.reset is None:
+                self.reset = ResetCounts()
+            self.reset.add(*reset)
 
     def add_table(self, table: Any, record_column: str = "record") -> None:
         """Count every row of an Arrow table of ``replay_dataset`` rows: the
@@ -94,6 +105,10 @@ class Tally:
         self._trim()
         for name, theirs in other.rules.items():
             _merge_rule(self.rules.setdefault(name, RuleCounts()), theirs)
+        if other.reset is not None:
+            if self.reset is None:
+                self.reset = ResetCounts()
+            _merge_reset(self.reset, other.reset)
         return self
 
     def _trim(self) -> None:
@@ -110,6 +125,7 @@ class Tally:
         summary.errors = Counter(dict(self.errors.most_common()))
         summary.bad_line_numbers = [(label or _last)(key) for key in self.bad]
         summary.rules = dict(self.rules)
+        summary.reset = self.reset
         summary.elapsed_s = elapsed_s
         return summary
 
@@ -133,6 +149,13 @@ def counted(table: Any, record_column: str = "record") -> Tuple[Any, Tally]:
     parts = table.column(TALLY_COLUMN).to_pylist()
     rest = table.select([name for name in table.column_names if name != TALLY_COLUMN])
     return rest, merged(pickle.loads(part) for part in parts if part is not None)
+
+
+def _merge_reset(mine: ResetCounts, theirs: ResetCounts) -> None:
+    mine.total += theirs.total
+    mine.removed_turns += theirs.removed_turns
+    mine.removed_messages += theirs.removed_messages
+    mine.gates.update(theirs.gates)
 
 
 def _merge_rule(mine: RuleCounts, theirs: RuleCounts) -> None:
