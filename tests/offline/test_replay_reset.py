@@ -95,3 +95,11 @@ def test_the_reset_reads_the_rule_it_names(implementation: str) -> None:
     records, _ = _run(implementation, config=rules, reset=HistoryReset(rule="reset"))
     assert [record.get("reset") for record in records] == [*EXPECTED, None]
     assert TopicContinuity(rules).rules[1].name == "reset"
+
+
+def test_with_a_reset_the_summary_counts_even_when_no_line_was_evaluated(
+        implementation: str) -> None:
+    summary = replay(io.BytesIO(b"not json\n"), io.StringIO(), implementation=implementation,
+                     reset=HistoryReset())
+    assert summary.to_dict()["reset"] == {"requests": 0, "applied": 0, "removed_turns": 0,
+                                          "removed_messages": 0, "gates": {}}

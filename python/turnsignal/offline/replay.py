@@ -269,7 +269,7 @@ def replay(source: BinaryIO, output: Any, *, config: Optional[ConfigSource] = No
     # and the implementation resolved here, both plain picklable values.
     signal = build_signal(config, implementation)
     check_reset(signal, reset)
-    summary = ReplaySummary()
+    summary = ReplaySummary(counts_resets=reset is not None)
     started = time.perf_counter()
     should_stop = stop or (lambda: False)
     chunks = chunked(iter_lines(source), chunk_size, max_weight=chunk_bytes,

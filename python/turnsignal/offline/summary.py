@@ -91,7 +91,7 @@ class ResetCounts:
 class ReplaySummary:
     """Accumulates ``LineResult``s; ``render()`` is the table printed at the end."""
 
-    def __init__(self) -> None:
+    def __init__(self, counts_resets: bool = False) -> None:
         self.lines = 0
         self.evaluated = 0
         self.bad_lines = 0
@@ -99,7 +99,7 @@ class ReplaySummary:
         self.errors: Counter = Counter()  # by error type
         self.rules: Dict[str, RuleCounts] = {}
         #: Counted when the run was given a ``HistoryReset`` (else None).
-        self.reset: Optional[ResetCounts] = None
+        self.reset: Optional[ResetCounts] = ResetCounts() if counts_resets else None
         self.elapsed_s = 0.0
         #: The run was stopped early: ``lines`` is how far it got (the output
         #: holds the results of lines 1 to ``lines``).
