@@ -89,6 +89,9 @@ def test_evaluate_says_what_the_reset_would_do(tmp_path: Path, implementation: s
     status, out, _ = _run(["evaluate", kept, "--reset", *common], capsys)
     assert out.splitlines()[-1] == "reset: kept the history (gate not_change)"
     assert SECRET not in out
+    status, out, _ = _run(["evaluate", changed, "--reset", "--history-unavailable", *common],
+                          capsys)
+    assert out.splitlines()[-1] == "reset: kept the history (gate fallback)"
 
 
 def test_evaluate_refuses_a_reset_with_no_rule_to_read(tmp_path: Path,
