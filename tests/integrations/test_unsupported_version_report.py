@@ -11,7 +11,7 @@ from typing import Any, List
 import pytest
 from integration_support import framework
 
-from turnsignal import Results, TopicContinuity
+from turnsignal import HistoryReset, Results, TopicContinuity
 from turnsignal.integrations._step import ResetStep
 
 SECRET = f"SECRET_{uuid.uuid4().hex}"
@@ -100,3 +100,34 @@ def test_the_openai_agents_filter_reports_through_the_step(
         assert hook(data) is data.model_data
     assert [(r.integration, r.evaluator_version) for r in reports(caplog)] == [
         ("openai_agents", "hybrid.9")]
+
+
+class RenamedSignal:
+    """A signal of one's own whose results carry another rule's name than
+    the one its reset reads: the reset never finds its result."""
+
+    def __init__(self, implementation: str, rules: Any) -> None:
+        self.inner = TopicContinuity(rules, implementation=implementation)
+        self.implementation = self.inner.implementation
+
+    def evaluate(self, request: Any, format: str = "auto", **kwargs: Any) -> Any:
+        return self.inner.evaluate(request, format, **kwargs)
+
+
+@pytest.mark.parametrize(("rules", "rule", "gate"), [
+    ([{"name": "other"}], "mine", "wrong_signal"),
+    ([], None, "missing_result"),
+])
+def test_a_reset_that_finds_no_result_is_reported_once(
+        implementation: str, caplog: pytest.LogCaptureFixture, rules: Any, rule: Any,
+        gate: str) -> None:
+    caplog.set_level(logging.WARNING, logger="turnsignal")
+    step = ResetStep("test", RenamedSignal(implementation, rules), HistoryReset(rule=rule), None)
+    for live in ("New topic: plan a hiking trip", f"And the tests {SECRET}"):
+        outcome = step.run(chat(live), "openai")
+        assert outcome is not None and outcome.gate.value == gate
+    found = [record for record in caplog.records
+             if record.getMessage() == "turnsignal_reset_no_result"]
+    assert [(r.levelno, r.integration, r.gate) for r in found] == [
+        (logging.WARNING, "test", gate)]
+    assert SECRET not in caplog.text

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from typing import Any, Callable, Mapping, Optional, Tuple, Union
+from typing import Any, Callable, Mapping, Optional, Set, Tuple, Union
 
 from turnsignal.errors import refuse_class
 from turnsignal.history_reset import HistoryReset, ResetGate, ResetOutcome
@@ -78,27 +78,41 @@ def _versions(evaluation: Any, rule: Optional[str]) -> Tuple[str, str]:
 class UnsupportedVersionReport:
     """Says once per integration instance, at WARNING, that a reset refused
     a result of a version this library cannot vouch for
-    (``turnsignal_reset_unsupported_version``): without it a misconfigured
-    signal would silently never reset. Content-free: the versions only."""
+    (``turnsignal_reset_unsupported_version``), and once that it found no
+    result to read (``turnsignal_reset_no_result``: gate ``missing_result``
+    or ``wrong_signal``, which a signal of one's own can cause; the
+    library's own are checked when the integration is made): without it a
+    misconfigured signal would silently never reset. Content-free: version
+    labels and gate names only."""
 
     __slots__ = ("_lock", "_reported", "name")
 
     def __init__(self, name: str) -> None:
         self.name = name
         self._lock = threading.Lock()
-        self._reported = False
+        self._reported: Set[str] = set()
 
     def __call__(self, evaluation: Any, outcome: ResetOutcome, rule: Optional[str]) -> None:
-        if outcome.gate is not ResetGate.UNSUPPORTED_VERSION or self._reported:
+        gate = outcome.gate
+        if gate not in _REPORTED or gate.value in self._reported:
             return
         with self._lock:
-            if self._reported:
+            if gate.value in self._reported:
                 return
-            self._reported = True
-        schema, evaluator = _versions(evaluation, rule)
-        _log.warning("turnsignal_reset_unsupported_version",
-                     extra={"integration": self.name, "schema_version": schema,
-                            "evaluator_version": evaluator})
+            self._reported.add(gate.value)
+        if gate is ResetGate.UNSUPPORTED_VERSION:
+            schema, evaluator = _versions(evaluation, rule)
+            _log.warning("turnsignal_reset_unsupported_version",
+                         extra={"integration": self.name, "schema_version": schema,
+                                "evaluator_version": evaluator})
+        else:
+            _log.warning("turnsignal_reset_no_result",
+                         extra={"integration": self.name, "gate": gate.value})
+
+
+#: The gates that mean the reset can never act with this signal.
+_REPORTED = frozenset({ResetGate.UNSUPPORTED_VERSION, ResetGate.MISSING_RESULT,
+                       ResetGate.WRONG_SIGNAL})
 
 
 class ResetStep:
