@@ -344,6 +344,17 @@ def test_bad_arguments(kwargs: Dict[str, Any], error: type) -> None:
         HistoryReset(**kwargs)
 
 
+@pytest.mark.parametrize(("rule", "problem"), [
+    ("", "name is required"), ("\u3000", "name is required"),
+    (" reset", "name must not contain surrounding whitespace"),
+])
+def test_a_rule_no_configuration_can_name_is_refused(rule: str, problem: str) -> None:
+    """Configuration refuses such names, so the reset could never find its result."""
+    with pytest.raises(ValueError) as raised:
+        HistoryReset(rule=rule)
+    assert str(raised.value) == f"rule: {problem}, got {rule!r}"
+
+
 @pytest.mark.parametrize("format", ["neutral", "OPENAI", None])
 def test_bad_format(format: Any) -> None:
     with pytest.raises(ValueError):

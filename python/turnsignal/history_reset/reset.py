@@ -8,6 +8,7 @@ from typing import Any, FrozenSet, Iterable, List, Optional, Tuple, Union
 from turnsignal import _hotpath
 from turnsignal._chat_items import plain
 from turnsignal._provenance import Provenance, items_of
+from turnsignal.config.names import name_problem
 from turnsignal.history_reset.boundary import (
     BEYOND_REACH,
     MAX_BOUNDARY_EVALUATIONS,
@@ -134,6 +135,9 @@ class HistoryReset:
         self.on_error = _choice("on_error", on_error, _ON_ERROR)
         if rule is not None and not isinstance(rule, str):
             raise TypeError(f"rule must be a rule name or None, got {type(rule).__name__}")
+        if rule is not None and name_problem(rule) is not None:
+            # no rule is named so (configuration refuses such names): never a match
+            raise ValueError(f"rule: {name_problem(rule)}, got {rule!r}")
         self.rule = rule
         self._gates = {version: self._merged(defaults)
                        for version, defaults in DEFAULT_GATES.items()}
