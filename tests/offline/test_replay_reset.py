@@ -7,10 +7,14 @@ from __future__ import annotations
 import io
 import json
 import re
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any, Dict, List
 
 import pytest
 
+from support.environment import IMPLEMENTATIONS, ROOT
 from turnsignal import RESET_RULE, HistoryReset, TopicContinuity
 from turnsignal.offline.replay import replay
 
@@ -103,3 +107,24 @@ def test_with_a_reset_the_summary_counts_even_when_no_line_was_evaluated(
                      reset=HistoryReset())
     assert summary.to_dict()["reset"] == {"requests": 0, "applied": 0, "removed_turns": 0,
                                           "removed_messages": 0, "gates": {}}
+
+
+def test_both_implementations_say_the_same_of_a_varied_log(tmp_path: Path) -> None:
+    """Every wire format and envelope of the synthetic log, markers and
+    resends among them: the same reset, line for line, native and reference."""
+    log = tmp_path / "log.jsonl"
+    subprocess.run([sys.executable, str(ROOT / "scripts" / "make_replay_log.py"),
+                    "--lines", "400", "--bad-every", "50", str(log)], check=True)
+    outcomes = {}
+    for implementation in IMPLEMENTATIONS:
+        output = io.StringIO()
+        with log.open("rb") as source:
+            replay(source, output, implementation=implementation, config=[RESET_RULE],
+                   reset=HistoryReset())
+        outcomes[implementation] = [json.loads(line).get("reset")
+                                    for line in output.getvalue().splitlines()]
+    native, python = outcomes["native"], outcomes["python"]
+    assert native == python and len(native) == 400
+    ways = {(outcome["gate"], outcome["basis"]) for outcome in native if outcome}
+    assert {("applied", "request"), ("applied", "earlier_turn"),
+            ("not_change", "request")} <= ways  # the log exercises each way
