@@ -224,6 +224,25 @@ def _react_agent(model: ScriptedModel, **kwargs: Any) -> Any:
         return create_react_agent(model, [search_trails], prompt="Be brief.", **kwargs)
 
 
+@pytest.mark.parametrize(("update_state", "kept_in_state"), [(True, 4), (False, 8)])
+def test_the_hook_in_a_checkpointed_thread(implementation: str, update_state: bool,
+                                           kept_in_state: int) -> None:
+    """update_state=True removes the earlier turns from the thread;
+    update_state=False keeps them there, and every later model call of the
+    topic is still sent the history from the reset turn on (the reset
+    point, recomputed from the messages)."""
+    model = ScriptedModel()
+    agent = _react_agent(model, checkpointer=InMemorySaver(), pre_model_hook=history_reset_hook(
+        TopicContinuity([RESET_RULE], implementation=implementation),
+        update_state=update_state))
+    config = {"configurable": {"thread_id": "thread-1"}}
+    for text in THREAD:
+        state = agent.invoke({"messages": [HumanMessage(text)]}, config)
+    seen = [[message.content for message in received] for received in model.received]
+    assert seen[2:] == [["Be brief.", THREAD[2]], ["Be brief.", THREAD[2], "ok", THREAD[3]]]
+    assert len(state["messages"]) == kept_in_state
+
+
 def test_a_legacy_function_message_is_a_tool_result(signal: TopicContinuity,
                                                    caplog: pytest.LogCaptureFixture) -> None:
     """OpenAI's legacy function calling (an AIMessage's function_call, then a
