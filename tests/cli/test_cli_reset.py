@@ -10,18 +10,11 @@ from typing import Any, List, Tuple
 import pytest
 
 from support.environment import ROOT
+from support.reset_turns import AFTER, CHANGE, CODE, FOLLOW_UP, HISTORY_WORD
 from turnsignal.cli import main
 
 ACTING = str(ROOT / "examples" / "acting.yaml")
 ROUTING_WITHOUT_TOPIC = str(ROOT / "examples" / "agentic-routing.yaml")
-SECRET = "hunter2-in-the-history"
-CODE = [{"role": "user", "content": f"Fix parse_config in config_loader.go ({SECRET})"},
-        {"role": "assistant", "content": "Done: it accepts trailing commas."}]
-CHANGE = {"role": "user", "content": "New topic: plan a weekend hiking trip in the Alps"}
-FOLLOW_UP = {"role": "user",
-             "content": "Also make parse_config in config_loader.go accept comments"}
-DRIVE = [CHANGE, {"role": "assistant", "content": "Try the ridge trail."},
-         {"role": "user", "content": "How long is the drive from Zurich?"}]
 
 
 def _file(tmp_path: Path, name: str, *bodies: Any) -> str:
@@ -39,7 +32,7 @@ def _run(args: List[str], capsys: pytest.CaptureFixture) -> Tuple[int, str, str]
 def test_replay_records_and_counts_the_resets(tmp_path: Path, implementation: str,
                                              capsys: pytest.CaptureFixture) -> None:
     log = _file(tmp_path, "log.jsonl", {"messages": [*CODE, FOLLOW_UP]},
-                {"messages": [*CODE, CHANGE]}, {"messages": [*CODE, *DRIVE]})
+                {"messages": [*CODE, CHANGE]}, {"messages": [*CODE, *AFTER]})
     status, out, err = _run(["replay", log, "--config", ACTING, "--reset-rule", "reset",
                              "--implementation", implementation, "--no-progress"], capsys)
     assert status == 0, err
@@ -47,7 +40,7 @@ def test_replay_records_and_counts_the_resets(tmp_path: Path, implementation: st
     assert [(r["gate"], r["removed_turns"], r["basis"]) for r in resets] == [
         ("not_change", 0, "request"), ("applied", 1, "request"), ("applied", 1, "earlier_turn")]
     assert "reset: 2 of 3 requests reset (66.7%); turns removed 2, messages removed 4" in err
-    assert SECRET not in out + err
+    assert HISTORY_WORD not in out + err
 
 
 def test_replay_without_reset_says_nothing_of_it(tmp_path: Path,
@@ -77,7 +70,7 @@ def test_evaluate_says_what_the_reset_would_do(tmp_path: Path, implementation: s
     status, out, _ = _run(["evaluate", changed, "--reset", *common], capsys)
     assert status == 0 and out.splitlines()[-1] == (
         "reset: applied · removed 1 turns, 2 messages · kept 0 prior turns · basis request")
-    resent = _file(tmp_path, "resent.json", {"messages": [*CODE, *DRIVE]})
+    resent = _file(tmp_path, "resent.json", {"messages": [*CODE, *AFTER]})
     status, out, _ = _run(["evaluate", resent, "--config", ACTING, "--reset-rule", "reset",
                            *common], capsys)
     assert status == 0 and out.splitlines()[-1] == (
@@ -88,7 +81,7 @@ def test_evaluate_says_what_the_reset_would_do(tmp_path: Path, implementation: s
     assert status == 0 and json.loads(out)["reset"]["gate"] == "not_change"
     status, out, _ = _run(["evaluate", kept, "--reset", *common], capsys)
     assert out.splitlines()[-1] == "reset: kept the history (gate not_change)"
-    assert SECRET not in out
+    assert HISTORY_WORD not in out
     status, out, _ = _run(["evaluate", changed, "--reset", "--history-unavailable", *common],
                           capsys)
     assert out.splitlines()[-1] == "reset: kept the history (gate fallback)"

@@ -15,16 +15,10 @@ from typing import Any, Dict, List
 import pytest
 
 from support.environment import IMPLEMENTATIONS, ROOT
+from support.reset_turns import AFTER, CHANGE, CODE, FOLLOW_UP
 from turnsignal import RESET_RULE, HistoryReset, TopicContinuity
 from turnsignal.offline.replay import replay
 
-CODE = [{"role": "user", "content": "Fix parse_config in config_loader.go"},
-        {"role": "assistant", "content": "Done: it accepts trailing commas."}]
-CHANGE = {"role": "user", "content": "New topic: plan a weekend hiking trip in the Alps"}
-FOLLOW_UP = {"role": "user",
-             "content": "Also make parse_config in config_loader.go accept comments"}
-AFTER = [CHANGE, {"role": "assistant", "content": "Try the ridge trail."},
-         {"role": "user", "content": "How long is the drive from Zurich?"}]
 LOG = [
     {"messages": [*CODE, FOLLOW_UP]},  # 1: a follow-up keeps its history
     {"messages": [*CODE, CHANGE]},  # 2: the marker resets
