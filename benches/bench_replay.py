@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from turnsignal import RESET_RULE, HistoryReset
 from turnsignal.offline.replay import replay
 
 SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "make_replay_log.py"
@@ -47,3 +48,25 @@ def test_replay(benchmark: Any, implementation: str, log: bytes, lines: int,
     assert summary.lines == lines and summary.bad_lines == lines // BAD_EVERY
     benchmark.extra_info.update(lines=summary.lines, bad_lines=summary.bad_lines,
                                 jobs=jobs)
+
+
+@pytest.mark.parametrize("config", [None, "acting"])
+def test_replay_with_a_reset(benchmark: Any, implementation: str, log: bytes, lines: int,
+                             config: Any) -> None:
+    """One process, with ``reset``: with the embedded rule, beside
+    ``test_replay[1]``, what ``--reset`` costs (docs/replay.md); with the
+    rule the integrations act on (``RESET_RULE``, after the embedded one,
+    as in examples/acting.yaml), what a user checking them pays. The
+    applied resets are recorded."""
+    rules = None if config is None else [{"name": "topic_boundary"}, RESET_RULE]
+    reset = HistoryReset(rule=None if config is None else "reset")
+
+    def run() -> Any:
+        return replay(io.BytesIO(log), io.StringIO(), implementation=implementation,
+                      config=rules, reset=reset)
+
+    summary = benchmark.pedantic(run, rounds=3, iterations=1)
+    assert summary.lines == lines and summary.bad_lines == lines // BAD_EVERY
+    assert summary.reset is not None and summary.reset.total == summary.evaluated
+    benchmark.extra_info.update(lines=summary.lines, applied=summary.reset.applied,
+                                config=config or "embedded")
