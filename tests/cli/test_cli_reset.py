@@ -9,7 +9,7 @@ from typing import Any, List, Tuple
 
 import pytest
 
-from support.environment import ROOT
+from support.environment import ROOT, require_module
 from support.reset_turns import AFTER, CHANGE, CODE, FOLLOW_UP, HISTORY_WORD
 from turnsignal.cli import main
 
@@ -54,6 +54,8 @@ def test_replay_without_reset_says_nothing_of_it(tmp_path: Path,
 def test_replay_refuses_a_reset_that_reads_no_rule(tmp_path: Path, engine: List[str],
                                                    capsys: pytest.CaptureFixture) -> None:
     """Before any work, whichever engine (Ray is neither started nor joined)."""
+    if engine:
+        require_module("ray.data")  # without it the engine says to install it, first
     log = _file(tmp_path, "log.jsonl", {"messages": CODE})
     status, out, err = _run(["replay", log, "--reset-rule", "reset", *engine,
                              "--output", str(tmp_path / "out")], capsys)
