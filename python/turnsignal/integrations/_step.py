@@ -17,7 +17,7 @@ from turnsignal.history_reset.reads import reads_problem
 from turnsignal.router import Router
 from turnsignal.topic_continuity import RESET_RULE, TopicContinuity
 
-__all__ = ["OnOutcome", "ResetStep", "UnsupportedVersionReport", "checked_reset_rule",
+__all__ = ["NeverActsReport", "OnOutcome", "ResetStep", "checked_reset_rule",
            "checked_signal"]
 
 _log = logging.getLogger("turnsignal")
@@ -75,15 +75,15 @@ def _versions(evaluation: Any, rule: Optional[str]) -> Tuple[str, str]:
             _label(getattr(found, "evaluator_version", None)))
 
 
-class UnsupportedVersionReport:
-    """Says once per integration instance, at WARNING, that a reset refused
-    a result of a version this library cannot vouch for
-    (``turnsignal_reset_unsupported_version``), and once that it found no
-    result to read (``turnsignal_reset_no_result``: gate ``missing_result``
-    or ``wrong_signal``, which a signal of one's own can cause; the
-    library's own are checked when the integration is made): without it a
-    misconfigured signal would silently never reset. Content-free: version
-    labels and gate names only."""
+class NeverActsReport:
+    """Says once per integration instance, at WARNING, why a reset never
+    acts with this signal: it refused a result of a version this library
+    cannot vouch for (``turnsignal_reset_unsupported_version``), or it found
+    no result to read (``turnsignal_reset_no_result``: gate
+    ``missing_result`` or ``wrong_signal``, which a signal of one's own can
+    cause; the library's own are checked when the integration is made).
+    Without it a misconfigured signal would silently never reset.
+    Content-free: version labels and gate names only."""
 
     __slots__ = ("_lock", "_reported", "name")
 
@@ -133,7 +133,7 @@ class ResetStep:
         self.reset = reset if reset is not None else HistoryReset()
         checked_reset_rule(self.signal, self.reset)
         self.on_outcome = on_outcome
-        self.report = UnsupportedVersionReport(name)
+        self.report = NeverActsReport(name)
 
     def run(self, request: Any, format: str) -> Optional[ResetOutcome]:
         """The outcome, or None when the request could not be evaluated."""

@@ -72,7 +72,7 @@ from turnsignal.errors import WireFormatError
 from turnsignal.history_reset import HistoryReset, ResetOutcome
 from turnsignal.integrations._optional import require
 from turnsignal.integrations._step import (
-    UnsupportedVersionReport,
+    NeverActsReport,
     checked_reset_rule,
     checked_signal,
 )
@@ -168,7 +168,7 @@ class TurnsignalLogger(_custom_logger.CustomLogger):  # type: ignore[misc]
         self._max_workers = max_workers
         self._executor: Optional[ThreadPoolExecutor] = None
         self._warned_sync = False
-        self._report = UnsupportedVersionReport("litellm")
+        self._report = NeverActsReport("litellm")
 
     # -- LiteLLM's entry points ------------------------------------------------
     async def async_pre_call_hook(self, user_api_key_dict: Any, cache: Any, data: dict,

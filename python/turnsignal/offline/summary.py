@@ -74,6 +74,13 @@ class ResetCounts:
         self.removed_turns += removed_turns
         self.removed_messages += removed_messages
 
+    def merge(self, other: ResetCounts) -> None:
+        """Add the counts of another part of the run (the Ray engine's batches)."""
+        self.total += other.total
+        self.removed_turns += other.removed_turns
+        self.removed_messages += other.removed_messages
+        self.gates.update(other.gates)
+
     @property
     def applied(self) -> int:
         return self.gates["applied"]

@@ -108,7 +108,7 @@ class Tally:
         if other.reset is not None:
             if self.reset is None:
                 self.reset = ResetCounts()
-            _merge_reset(self.reset, other.reset)
+            self.reset.merge(other.reset)
         return self
 
     def _trim(self) -> None:
@@ -149,13 +149,6 @@ def counted(table: Any, record_column: str = "record") -> Tuple[Any, Tally]:
     parts = table.column(TALLY_COLUMN).to_pylist()
     rest = table.select([name for name in table.column_names if name != TALLY_COLUMN])
     return rest, merged(pickle.loads(part) for part in parts if part is not None)
-
-
-def _merge_reset(mine: ResetCounts, theirs: ResetCounts) -> None:
-    mine.total += theirs.total
-    mine.removed_turns += theirs.removed_turns
-    mine.removed_messages += theirs.removed_messages
-    mine.gates.update(theirs.gates)
 
 
 def _merge_rule(mine: RuleCounts, theirs: RuleCounts) -> None:
