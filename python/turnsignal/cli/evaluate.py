@@ -23,6 +23,7 @@ from turnsignal.decisions import DecisionMatch
 from turnsignal.decisions.config import NO_EXTERNAL_SOURCE
 from turnsignal.errors import ConfigError, ConfigIssue, WireFormatError
 from turnsignal.history_reset import HistoryReset, ResetOutcome
+from turnsignal.offline.replay import reset_outcome
 from turnsignal.router import Router, RouterEvaluation
 from turnsignal.topic_continuity import TopicContinuity, TopicContinuityResult
 
@@ -114,13 +115,11 @@ def _describe_reset(outcome: ResetOutcome) -> List[str]:
 
 def _reset_outcome(args: argparse.Namespace, reset: Optional[HistoryReset], request: Any,
                    signal: Any, evaluation: Any) -> Optional[ResetOutcome]:
-    """What ``reset`` would do, as replay says it (on the verdict alone when
-    the history is unavailable)."""
+    """What ``reset`` would do, as replay says it."""
     if reset is None:
         return None
-    if args.history_unavailable:
-        return reset.apply(request, evaluation, args.format)
-    return reset.apply_turn(request, signal, args.format, evaluation=evaluation)
+    return reset_outcome(reset, signal, request, args.format, evaluation,
+                         not args.history_unavailable)
 
 
 def _dump(document: Dict[str, Any], outcome: Optional[ResetOutcome]) -> None:

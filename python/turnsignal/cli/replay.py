@@ -127,7 +127,9 @@ def _stop_on_signals() -> Iterator[List[int]]:
 def run(args: argparse.Namespace) -> int:
     if replay_ray.is_ray_run(args):
         return replay_ray.run(args)
-    reset = checked_reset(args, build_signal(args.config, args.implementation))
+    # The configuration is read once, here: the run gets its parsed rules.
+    topic = build_signal(args.config, args.implementation)
+    reset = checked_reset(args, topic)
     with ExitStack() as stack:
         source = _open_input(stack, args.logs)
         output = _open_output(stack, args.output)
@@ -135,7 +137,7 @@ def run(args: argparse.Namespace) -> int:
         if bar is not None:
             stack.callback(bar.close)
         with _stop_on_signals() as received:
-            summary = replay(source, output, config=args.config, format=args.format,
+            summary = replay(source, output, config=topic.rules, format=args.format,
                              jobs=args.jobs, implementation=args.implementation,
                              reset=reset, on_progress=bar.update if bar else None,
                              stop=lambda: bool(received))

@@ -95,7 +95,9 @@ def run(args: argparse.Namespace) -> int:
     import ray
 
     try:  # before connecting: a cluster is a costly way to learn of a typo
-        check_run(_inputs(args), args.output, config=args.config,
+        topic = build_signal(args.config)  # the configuration is read once, here
+        reset = checked_reset(args, topic)
+        check_run(_inputs(args), args.output, config=topic.rules,
                   column=args.column or "text")
     except ConfigError as error:
         return fail(str(error))
@@ -103,7 +105,6 @@ def run(args: argparse.Namespace) -> int:
         return fail(describe_os_error(error))
     except ValueError as error:
         return fail(f"cannot replay: {error}")
-    reset = checked_reset(args, build_signal(args.config))  # the configuration is valid
     started_here = not ray.is_initialized()
     if started_here:
         try:
@@ -113,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         _show_progress(not args.no_progress and sys.stderr.isatty())
         summary = replay_files(
-            _inputs(args), args.output, config=args.config, format=args.format,
+            _inputs(args), args.output, config=topic.rules, format=args.format,
             output_format=args.output_format or "jsonl", column=args.column or "text",
             concurrency=args.actors, reset=reset)
     except ConfigError as error:

@@ -12,7 +12,7 @@ from turnsignal.history_reset.reset import HistoryReset
 from turnsignal.router import Router
 from turnsignal.topic_continuity import TopicContinuity
 
-__all__ = ["reads_problem"]
+__all__ = ["check_reads", "reads_problem"]
 
 
 def reads_problem(signal: Any, reset: HistoryReset) -> Optional[str]:
@@ -29,3 +29,11 @@ def reads_problem(signal: Any, reset: HistoryReset) -> Optional[str]:
         return (f"reset reads the topic_continuity rule {reset.rule!r}, and the"
                 f" signal's rules are {', '.join(map(repr, names))}")
     return None
+
+
+def check_reads(signal: Any, reset: HistoryReset) -> None:
+    """``reads_problem`` as a ``ValueError``: for where a reset and a signal
+    are put together in code."""
+    problem = reads_problem(signal, reset)
+    if problem is not None:
+        raise ValueError(problem)

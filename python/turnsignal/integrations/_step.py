@@ -13,12 +13,11 @@ from typing import Any, Callable, Mapping, Optional, Set, Tuple, Union
 
 from turnsignal.errors import refuse_class
 from turnsignal.history_reset import HistoryReset, ResetGate, ResetOutcome
-from turnsignal.history_reset.reads import reads_problem
+from turnsignal.history_reset.reads import check_reads
 from turnsignal.router import Router
 from turnsignal.topic_continuity import RESET_RULE, TopicContinuity
 
-__all__ = ["NeverActsReport", "OnOutcome", "ResetStep", "checked_reset_rule",
-           "checked_signal"]
+__all__ = ["NeverActsReport", "OnOutcome", "ResetStep", "checked_signal"]
 
 _log = logging.getLogger("turnsignal")
 
@@ -42,15 +41,6 @@ def checked_signal(signal: Any) -> Union[TopicContinuity, Router]:
         signal, Mapping) else ""
     raise TypeError("signal must be a turnsignal TopicContinuity or Router, got"
                     f" {type(signal).__name__}{hint}")
-
-
-def checked_reset_rule(signal: Any, reset: HistoryReset) -> None:
-    """Refuse, when the integration is made, a reset that could never act
-    (``reads_problem``): at a request it would only keep every history,
-    with nothing said."""
-    problem = reads_problem(signal, reset)
-    if problem is not None:
-        raise ValueError(problem)
 
 
 _VERSION_CHARS = 32  # a version is a short label; anything longer is not shown
@@ -131,7 +121,9 @@ class ResetStep:
         self.name = name
         self.signal = checked_signal(signal)
         self.reset = reset if reset is not None else HistoryReset()
-        checked_reset_rule(self.signal, self.reset)
+        # A reset that could never act is refused now: at a request it
+        # would only keep every history, with nothing said.
+        check_reads(self.signal, self.reset)
         self.on_outcome = on_outcome
         self.report = NeverActsReport(name)
 

@@ -70,10 +70,10 @@ from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Union
 
 from turnsignal.errors import WireFormatError
 from turnsignal.history_reset import HistoryReset, ResetOutcome
+from turnsignal.history_reset.reads import check_reads
 from turnsignal.integrations._optional import require
 from turnsignal.integrations._step import (
     NeverActsReport,
-    checked_reset_rule,
     checked_signal,
 )
 from turnsignal.router import Router, RouterEvaluation
@@ -155,7 +155,7 @@ class TurnsignalLogger(_custom_logger.CustomLogger):  # type: ignore[misc]
         if reset is not None and not isinstance(reset, HistoryReset):
             raise TypeError("reset must be a turnsignal HistoryReset")
         if reset is not None:
-            checked_reset_rule(self.signal, reset)
+            check_reads(self.signal, reset)
         for name, value, least in (("inline_items", inline_items, 0),
                                    ("inline_chars", inline_chars, 0),
                                    ("max_workers", max_workers, 1)):

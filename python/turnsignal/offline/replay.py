@@ -40,14 +40,15 @@ from turnsignal._lines import MAX_LINE_BYTES
 from turnsignal.config import ConfigSource, TopicContinuityRule
 from turnsignal.errors import WireFormatError
 from turnsignal.history_reset import HistoryReset, ResetOutcome
-from turnsignal.history_reset.reads import reads_problem
+from turnsignal.history_reset.reads import check_reads
 from turnsignal.offline.pool import chunked, ordered_map
 from turnsignal.offline.summary import LineResult, ReplaySummary
 from turnsignal.topic_continuity import TopicContinuity
 from turnsignal.wire import FORMATS
 
 __all__ = ["CHUNK_BYTES", "DEFAULT_CHUNK_SIZE", "IN_FLIGHT_BYTES", "MAX_LINE_BYTES",
-           "build_signal", "check_reset", "evaluate_line", "iter_lines", "replay"]
+           "build_signal", "check_reset", "evaluate_line", "iter_lines", "replay",
+           "reset_outcome"]
 
 #: Lines per unit of work sent to a worker: large enough to amortise the
 #: inter-process hand-off, small enough to keep memory and latency low.
@@ -173,7 +174,7 @@ def evaluate_line(signal: TopicContinuity, number: int, raw: Optional[bytes],
     if reset is None:
         return LineResult(number, json.dumps(output), None, rules)
     try:
-        outcome = _reset_outcome(reset, signal, request, format, evaluation, history)
+        outcome = reset_outcome(reset, signal, request, format, evaluation, history)
     except Exception as error:  # only with on_error="raise"; type only, as above
         return _error(number, f"{type(error).__name__}: unexpected error in the reset", parsed)
     output["reset"] = outcome.to_dict()
@@ -188,13 +189,11 @@ def check_reset(signal: TopicContinuity, reset: Optional[HistoryReset]) -> None:
         return
     if not isinstance(reset, HistoryReset):
         raise TypeError(f"reset must be a turnsignal HistoryReset, got {type(reset).__name__}")
-    problem = reads_problem(signal, reset)
-    if problem is not None:
-        raise ValueError(problem)
+    check_reads(signal, reset)
 
 
-def _reset_outcome(reset: HistoryReset, signal: TopicContinuity, request: Any, format: str,
-                   evaluation: Any, history: bool) -> ResetOutcome:
+def reset_outcome(reset: HistoryReset, signal: Any, request: Any, format: str,
+                  evaluation: Any, history: bool) -> ResetOutcome:
     """What ``reset`` would do: as a stateless gateway acts (``apply_turn``:
     the turn's opening, then the reset point among earlier turns), or, for a
     line whose history was not available, on its own verdict only."""

@@ -14,7 +14,7 @@ from turnsignal.offline.ray.sink import DEFAULT_ROWS_PER_FILE, ReplaySink, check
 from turnsignal.offline.ray.source import check_parquet_columns, expand_inputs, read_log
 from turnsignal.offline.ray.tally import Key
 from turnsignal.offline.replay import build_signal, check_reset
-from turnsignal.offline.summary import ReplaySummary, ResetCounts
+from turnsignal.offline.summary import ReplaySummary
 
 __all__ = ["check_run", "replay_files"]
 
@@ -69,10 +69,8 @@ def replay_files(inputs: Sequence[str], output_dir: str, *,
     elapsed = time.perf_counter() - started
     if sink.tally is None:  # pragma: no cover - Ray always completes the write
         raise RuntimeError("the Ray write finished without reporting its rows")
-    summary = sink.tally.to_summary(elapsed, label=_line if len(files) == 1 else _located)
-    if reset is not None and summary.reset is None:  # no line was evaluated
-        summary.reset = ResetCounts()
-    return summary
+    return sink.tally.to_summary(elapsed, label=_line if len(files) == 1 else _located,
+                                 counts_resets=reset is not None)
 
 
 def _line(key: Key) -> object:

@@ -114,18 +114,21 @@ class Tally:
     def _trim(self) -> None:
         self.bad = sorted(self.bad, key=key_order)[:MAX_LISTED_BAD_LINES]
 
-    def to_summary(self, elapsed_s: float,
-                   label: Optional[Callable[[Key], Any]] = None) -> ReplaySummary:
+    def to_summary(self, elapsed_s: float, label: Optional[Callable[[Key], Any]] = None,
+                   counts_resets: bool = False) -> ReplaySummary:
         """The local engine's summary of these counts; ``label`` turns a key
-        into what the bad-line list shows (default: the key's last value)."""
+        into what the bad-line list shows (default: the key's last value);
+        ``counts_resets``: the run had a reset (its counts even when no row
+        was evaluated, as the local engine's)."""
         self._trim()
-        summary = ReplaySummary()
+        summary = ReplaySummary(counts_resets=counts_resets)
         summary.lines, summary.evaluated = self.lines, self.evaluated
         summary.bad_lines = sum(self.errors.values())
         summary.errors = Counter(dict(self.errors.most_common()))
         summary.bad_line_numbers = [(label or _last)(key) for key in self.bad]
         summary.rules = dict(self.rules)
-        summary.reset = self.reset
+        if self.reset is not None:
+            summary.reset = self.reset
         summary.elapsed_s = elapsed_s
         return summary
 
