@@ -104,3 +104,76 @@ def test_eval_doc_example_runs_on_the_shared_datasets(implementation: str,
     precision, recall, answered = (float(value) for value in lines[-1].split())
     assert 0 < precision < 1 and 0 < recall < 1 and 0 < answered < 1
     assert set(namespace["data"]) >= {"cases", "groups", "skipped"}
+
+
+#: Reports pasted into the docs as a command's output, figures and all:
+#: (document, the arguments after ``turnsignal``, ``../shared`` as written).
+PASTED_REPORTS = [
+    ("docs/quality.md", "eval --sessions ../shared/datasets/claude-code"
+                        " --battery tests/data/followups --markdown"),
+    ("docs/segmentation.md", "eval --segmentation ../shared/datasets --markdown"),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("document, command", PASTED_REPORTS, ids=lambda v: v.split()[0])
+def test_pasted_reports_are_the_commands_output(document: str, command: str,
+                                                monkeypatch: pytest.MonkeyPatch,
+                                                capsys: pytest.CaptureFixture) -> None:
+    """A report the docs give as a command's output is what the command
+    prints today (native, as the reports say): a change of evaluator, gate or
+    dataset that moves a figure must regenerate the report beside it."""
+    from turnsignal.cli import main
+
+    text = (ROOT / document).read_text(encoding="utf-8")
+    assert f"turnsignal {command}" in text, "the document names the command it pastes"
+    shared = require_shared("datasets").parent
+    monkeypatch.chdir(ROOT)
+    argv = [str(shared / part[len("../shared/"):]) if part.startswith("../shared/") else part
+            for part in shlex.split(command)]
+    assert main([*argv, "--implementation", "native"]) == 0
+    printed = [line for line in capsys.readouterr().out.splitlines() if line.strip()]
+    assert len(printed) > 10
+    pasted = [line for line in text.splitlines() if line.strip()]
+    missing = [line for line in printed if line not in pasted]
+    assert not missing, (f"{document} lacks {len(missing)} line(s) of the output,"
+                         f" first {missing[0]!r}")
+
+
+def _slug(heading: str) -> str:
+    """GitHub's anchor of a heading: its text without markup, lower case,
+    punctuation dropped except ``-``, spaces as ``-``."""
+    text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", heading.replace("`", ""))
+    return re.sub(r"[^\w\- ]", "", text.strip().lower()).replace(" ", "-")
+
+
+def _anchors(document: Path) -> set:
+    prose = re.sub(r"```.*?```", "", document.read_text(encoding="utf-8"), flags=re.S)
+    found: set = set()
+    seen: dict = {}
+    for heading in re.findall(r"^#+\s+(.*)$", prose, re.M):
+        slug = _slug(heading)
+        found.add(slug if slug not in seen else f"{slug}-{seen[slug]}")
+        seen[slug] = seen.get(slug, 0) + 1
+    return found
+
+
+def test_links_between_the_docs_resolve() -> None:
+    """Every relative link of the README and the docs names a file of the
+    repository, and a ``#section`` of a Markdown file names one of its
+    headings."""
+    broken = []
+    for document in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
+        text = document.read_text(encoding="utf-8")
+        for match in re.finditer(r"\]\(([^)\s]+)\)", text):
+            link = match.group(1)
+            if re.match(r"[a-z]+:", link):
+                continue  # https:, mailto:
+            path, _, anchor = link.partition("#")
+            target = (document.parent / path).resolve() if path else document
+            where = f"{document.relative_to(ROOT)}:{text.count(chr(10), 0, match.start()) + 1}"
+            if not target.exists():
+                broken.append(f"{where}: no file {link}")
+            elif anchor and target.suffix == ".md" and anchor not in _anchors(target):
+                broken.append(f"{where}: no section {link}")
+    assert not broken, "\n".join(broken)
