@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from support.environment import require_shared
-from turnsignal.conformance import find_vector_files, read_vectors, run_conformance
+from turnsignal.conformance import check_vector, find_vector_files, read_vectors, run_conformance
+from turnsignal.errors import InputFileError
 
 VECTORS = Path(__file__).parent / "vectors"
 OWN_FILES = ("synthetic.jsonl.gz", "internal-error.jsonl.gz")
@@ -64,3 +65,24 @@ def test_empty_input_is_a_failure(tmp_path: Path) -> None:
 def test_missing_path_raises(tmp_path: Path) -> None:
     with pytest.raises(FileNotFoundError):
         run_conformance([tmp_path / "nope.jsonl"])
+
+
+@pytest.mark.parametrize("name, problem", [
+    ("lexical2.jsonl", "line 1: not a conformance vector: 'expected' has no"
+                       " 'preparation_input_bytes'"),
+    ("static_vectors.jsonl", "line 1: not a conformance vector: it needs an 'input'"
+                             " and an 'expected' object"),
+])
+def test_a_file_of_another_format_is_refused_by_name(name: str, problem: str) -> None:
+    """The repository's other golden vectors are not conformance vectors:
+    reading one names the file and the line, instead of failing every vector
+    with the KeyError of a missing field."""
+    with pytest.raises(InputFileError) as raised:
+        run_conformance([VECTORS / name])
+    assert str(raised.value) == f"{VECTORS / name}: {problem}"
+
+
+def test_check_vector_says_what_is_not_a_vector() -> None:
+    assert check_vector([1, 2]) == ["not a conformance vector: not a JSON object"]
+    assert check_vector({"input": {}, "expected": {"results": []}}) == [
+        "not a conformance vector: 'expected' has no 'preparation_input_bytes'"]

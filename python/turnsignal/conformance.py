@@ -34,16 +34,36 @@ def find_vector_files(paths: Union[PathLike, Iterable[PathLike]]) -> List[Path]:
             if not folder or file.name.endswith(_SUFFIXES)]
 
 
+def _not_a_vector(vector: Any) -> Optional[str]:
+    """Why a line is not a conformance vector (a vector of another format,
+    say), or None: said instead of the KeyError reading it would raise."""
+    if not isinstance(vector, dict):
+        return "not a conformance vector: not a JSON object"
+    if not isinstance(vector.get("input"), dict) or not isinstance(vector.get("expected"), dict):
+        return "not a conformance vector: it needs an 'input' and an 'expected' object"
+    expected = vector["expected"]
+    if "recipe_error" not in expected:
+        missing = [key for key in ("results", "preparation_input_bytes") if key not in expected]
+        if missing:
+            return f"not a conformance vector: 'expected' has no {' or '.join(map(repr, missing))}"
+    return None
+
+
 def read_vectors(path: PathLike) -> Iterator[Tuple[int, Any]]:
     """``(line number, vector)`` for every non-empty line of a vector file;
-    ``InputFileError`` naming the file and line when it cannot be read."""
+    ``InputFileError`` naming the file and line when it cannot be read or a
+    line is not a conformance vector (a file of another format)."""
     for number, raw in read_lines(path):
         if raw.strip():
             try:
-                yield number, loads(raw)
+                vector = loads(raw)
             except ValueError as error:  # not JSON, not UTF-8, nested too deep
                 raise InputFileError(str(path), f"line {number}: not a JSON vector"
                                                 f" ({problem(error)})") from None
+            shape = _not_a_vector(vector)
+            if shape is not None:
+                raise InputFileError(str(path), f"line {number}: {shape}")
+            yield number, vector
 
 
 def _diff(expected: Any, got: Any, where: str, out: List[str]) -> None:
@@ -98,6 +118,9 @@ def _check_config_error(vector: Any, implementation: Optional[str]) -> List[str]
 
 def check_vector(vector: Any, implementation: Optional[str] = None) -> List[str]:
     """The differences between this implementation and the vector (empty: pass)."""
+    problem = _not_a_vector(vector)
+    if problem is not None:
+        return [problem]
     data, expected = vector["input"], vector["expected"]
     if "recipe_error" in expected:
         return _check_config_error(vector, implementation)
