@@ -433,6 +433,154 @@ def test_call_ids_repeated_across_turns_pair_by_position(signal: TopicContinuity
     assert (outcome.gate, outcome.applied) == (ResetGate.WOULD_BE_INVALID, False)
 
 
+@pytest.mark.parametrize("signal_of, kwargs, error", [
+    (lambda signal: TopicContinuity, {}, TypeError),  # the class, not one
+    (lambda signal: None, {}, TypeError),
+    (lambda signal: chat(), {}, TypeError),  # a request where the signal goes
+    (lambda signal: signal, {"deadline": "soon"}, TypeError),
+    (lambda signal: signal, {"deadline": float("nan")}, ValueError),
+    (lambda signal: signal, {"cancel": object()}, TypeError),
+], ids=["class", "none", "request", "deadline", "nan", "cancel"])
+def test_apply_turn_refuses_wrong_arguments(signal: TopicContinuity, signal_of: Any,
+                                            kwargs: Dict[str, Any], error: type) -> None:
+    """The calling code's mistakes raise, as they do in ``evaluate``, before
+    any work and whatever ``on_error`` says: read as gate ``error`` they
+    would switch resets off in silence."""
+    for on_error in ("keep", "raise"):
+        with pytest.raises(error):
+            HistoryReset(on_error=on_error).apply_turn(chat(), signal_of(signal), **kwargs)
+    assert HistoryReset().apply_turn(chat(), signal, deadline=10**400).applied  # an int: fine
+
+
+class Touchy(str):
+    """A str subclass whose methods must never run: the decoders read it as
+    the string it holds, and so must the reset."""
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("a method of the caller's str subclass was called")
+
+    strip = lower = endswith = startswith = __ne__ = _refuse  # type: ignore[assignment]
+    __eq__ = _refuse  # type: ignore[assignment]
+    __hash__ = str.__hash__  # hashing reads the value; a dict key of the library's is not one
+
+
+def _touchy(value: Any) -> Any:
+    """Every string of a request (roles, types, ids, text) as a Touchy."""
+    if type(value) is str:
+        return Touchy(value)
+    if isinstance(value, dict):
+        return {key: _touchy(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_touchy(item) for item in value]
+    return value
+
+
+@pytest.mark.parametrize("format", ["openai", "anthropic", "responses"])
+def test_str_subclasses_are_read_as_their_strings(signal: TopicContinuity, format: str) -> None:
+    """Roles, item and block types and call ids of a str subclass give the
+    outcome their plain strings give, and none of their methods runs."""
+    key = "input" if format == "responses" else "messages"
+    request = _per_turn_ids(format)
+    loop = dict(request, **{key: [*request[key], *_exchange(format, ["call_7"])]})
+    for plain in (request, loop):
+        touchy = _touchy(plain)
+        for reset in (HistoryReset(on_error="raise"), HistoryReset()):
+            want = reset.apply_turn(plain, signal, format)
+            got = reset.apply_turn(touchy, signal, format)
+            assert (got.gate, got.basis, got.removed_messages) == (
+                want.gate, want.basis, want.removed_messages)
+            assert got.gate is ResetGate.APPLIED
+            assert [id(item) for item in got.request[key]] == [
+                id(touchy[key][plain[key].index(item)]) for item in want.request[key]]
+
+
+#: What the model and its hosted tools said after the user message, resent
+#: by the client on the turn's next call; the evaluator reads each as no live
+#: user turn (its live turn ends with a user message or a tool result).
+MODEL_ITEMS = {
+    "computer_call": ("responses", [
+        {"type": "computer_call", "id": "cu_1", "call_id": "c1", "status": "completed",
+         "action": {"type": "screenshot"}, "pending_safety_checks": []},
+        {"type": "computer_call_output", "call_id": "c1",
+         "output": {"type": "computer_screenshot", "image_url": "data:image/png;base64,AAA"}}]),
+    "local_shell_call": ("responses", [
+        {"type": "local_shell_call", "id": "ls_1", "call_id": "l1", "status": "completed",
+         "action": {"type": "exec", "command": ["ls"], "env": {}}},
+        {"type": "local_shell_call_output", "call_id": "l1", "output": "a.txt"}]),
+    "local_shell_call, the API's own output type": ("responses", [
+        {"type": "local_shell_call", "id": "ls_1", "call_id": "l1", "status": "completed",
+         "action": {"type": "exec", "command": ["ls"], "env": {}}},
+        {"type": "local_shell_call_output", "id": "l1", "output": "a.txt"}]),
+    "shell_call": ("responses", [
+        {"type": "shell_call", "id": "sh_1", "call_id": "s1", "status": "completed",
+         "action": {"commands": ["ls"]}},
+        {"type": "shell_call_output", "call_id": "s1", "output": []}]),
+    "apply_patch_call": ("responses", [
+        {"type": "apply_patch_call", "id": "ap_1", "call_id": "a1", "status": "completed",
+         "operation": {"type": "update_file", "path": "a.py", "diff": ""}},
+        {"type": "apply_patch_call_output", "call_id": "a1", "status": "completed"}]),
+    "mcp_approval": ("responses", [
+        {"type": "mcp_approval_request", "id": "mar_1", "server_label": "docs",
+         "name": "search", "arguments": "{}"},
+        {"type": "mcp_approval_response", "approval_request_id": "mar_1", "approve": True}]),
+    "reasoning_and_web_search": ("responses", [
+        {"type": "reasoning", "id": "rs_1", "summary": [{"type": "summary_text", "text": "Look."}]},
+        {"type": "web_search_call", "id": "ws_1", "status": "completed",
+         "action": {"type": "search", "query": "trails"}}]),
+    "anthropic_pause_turn": ("anthropic", [
+        {"role": "assistant", "content": [
+            {"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search",
+             "input": {"query": "trails"}},
+            {"type": "web_search_tool_result", "tool_use_id": "srvtoolu_1", "content": []}]}]),
+    "openai_prefill": ("openai", [{"role": "assistant", "content": "Here is a plan:"}]),
+}
+
+
+@pytest.mark.parametrize("kind", MODEL_ITEMS)
+def test_apply_turn_holds_the_decision_after_the_models_own_items(signal: TopicContinuity,
+                                                                  kind: str) -> None:
+    """A call that resends the model's own items after the user message (a
+    hosted tool's call and output, a pause_turn continuation, a prefill)
+    continues that user's turn: it gets the turn's decision, and so does the
+    next turn of a client that resends it all."""
+    format, items = MODEL_ITEMS[kind]
+    key = "input" if format == "responses" else "messages"
+    request = _per_turn_ids(format)
+    first = HistoryReset().apply_turn(request, signal, format)
+    assert (first.gate, first.basis) == (ResetGate.APPLIED, "request")
+    loop = dict(request, **{key: [*request[key], *items]})
+    assert signal.evaluate(loop, format).results[0].reason is Reason.NO_LIVE_USER_TURN
+    later = HistoryReset().apply_turn(loop, signal, format)
+    assert (later.gate, later.basis) == (ResetGate.APPLIED, "turn_opening")
+    assert later.request[key] == [*first.request[key], *items]
+    assert later.removed_messages == first.removed_messages
+    follow = dict(loop, **{key: [*request[key][:-1], {"role": "user", "content": FOLLOW_UP},
+                                 *items]})
+    kept = HistoryReset().apply_turn(follow, signal, format)
+    assert (kept.gate, kept.basis, kept.request) == (ResetGate.NOT_CHANGE, "turn_opening", follow)
+    answer = [] if items[-1].get("role") == "assistant" else [
+        {"role": "assistant", "content": "Three trails."}]  # Anthropic alternates roles
+    resent = dict(loop, **{key: [*loop[key], *answer,
+                                 {"role": "user", "content": "Which one is the shortest?"}]})
+    next_turn = HistoryReset().apply_turn(resent, signal, format)
+    assert (next_turn.gate, next_turn.basis, next_turn.boundary_turns_back) == (
+        ResetGate.APPLIED, "earlier_turn", 1)
+    assert next_turn.request[key] == [*first.request[key], *resent[key][len(request[key]):]]
+
+
+@pytest.mark.parametrize("format", ["openai", "anthropic", "responses"])
+def test_apply_turn_without_a_user_message_keeps_the_request(signal: TopicContinuity,
+                                                             format: str) -> None:
+    """Only the model's words, no user message to read a decision from: the
+    request's own verdict decides (no live user turn: nothing removed)."""
+    key = "input" if format == "responses" else "messages"
+    request = {key: [{"role": "assistant", "content": "Hello."},
+                     {"role": "assistant", "content": "New topic: anything else?"}]}
+    outcome = HistoryReset().apply_turn(request, signal, format)
+    assert (outcome.gate, outcome.basis, outcome.request) == (
+        ResetGate.NOT_CHANGE, "request", request)
+
+
 class CountedMessage(dict):
     """A message that counts the reset's reads: its scanners read messages
     with ``.get``, which the decoders never call on a dict subclass."""

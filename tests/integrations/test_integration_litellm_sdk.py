@@ -117,6 +117,29 @@ def test_anthropic_messages(sdk: Dict[str, Any], stub: UpstreamStub,
     check_record(recorded(sdk)["turnsignal"], "anthropic", secret)
 
 
+def test_a_pause_turn_continuation_gets_the_turns_decision(
+        sdk: Dict[str, Any], stub: UpstreamStub, loop: asyncio.AbstractEventLoop) -> None:
+    """Anthropic pauses a long turn of server tools (``stop_reason``
+    ``pause_turn``); the client continues it by resending the assistant's
+    blocks. That call ends with the assistant (no live user turn, for the
+    evaluator) and still gets the turn's decision."""
+    secret = f"SECRET_{uuid.uuid4().hex}"
+    paused = {"role": "assistant", "content": [
+        {"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search",
+         "input": {"query": "trails"}},
+        {"type": "web_search_tool_result", "tool_use_id": "srvtoolu_1", "content": []}]}
+    run(loop, sdk, sdk["litellm"].anthropic.messages.acreate(
+        model="anthropic/claude", api_base=stub.base_url[:-3], api_key="sk-upstream",
+        max_tokens=16, messages=[*history(secret), paused]))
+    upstream = stub.bodies("messages")[-1]["messages"]  # LiteLLM rewrites the server blocks
+    assert [m["role"] for m in upstream] == ["user", "assistant"]
+    assert upstream[0] == history(secret)[-1] and secret not in json.dumps(upstream)
+    record = recorded(sdk)["turnsignal"]
+    assert record["topic_continuity"]["results"][0]["reason"] == "unknown_no_live_user_turn"
+    assert (record["reset"]["gate"], record["reset"]["basis"]) == ("applied", "turn_opening")
+    assert secret not in json.dumps(record)
+
+
 def test_embeddings_are_left_alone(sdk: Dict[str, Any], stub: UpstreamStub,
                                    loop: asyncio.AbstractEventLoop) -> None:
     run(loop, sdk, sdk["litellm"].aembedding(model="openai/embed", api_base=stub.base_url,

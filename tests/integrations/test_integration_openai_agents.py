@@ -9,7 +9,7 @@ is asserted is the input the SDK actually sent.
 from __future__ import annotations
 
 import asyncio
-from typing import Any, Dict, Iterator, List
+from typing import Any, Dict, Iterator, List, Optional
 
 import pytest
 from integration_support import framework
@@ -50,11 +50,12 @@ def history(live: str) -> List[Dict[str, Any]]:
     ]
 
 
-def run(stub: UpstreamStub, items: List[Dict[str, Any]], filter: Any) -> Any:
+def run(stub: UpstreamStub, items: List[Dict[str, Any]], filter: Any,
+        tools: Optional[List[Any]] = None) -> Any:
     client = openai.AsyncOpenAI(base_url=stub.base_url, api_key="sk-upstream")
     model = agents.OpenAIResponsesModel(model="stub-model", openai_client=client)
     agent = agents.Agent(name="helper", instructions="Be brief.", model=model,
-                         tools=[search_trails])
+                         tools=[search_trails] if tools is None else tools)
     config = agents.RunConfig(call_model_input_filter=filter, tracing_disabled=True)
     return asyncio.run(agents.Runner.run(agent, items, run_config=config))
 
@@ -82,6 +83,28 @@ def test_a_topic_change_sends_only_the_live_turn(stub: UpstreamStub,
                                                         (True, "turn_opening")]
     assert stub.bodies("responses")[0]["instructions"] == "Be brief."
     assert len(items) == 5  # the caller's list is untouched
+
+
+def test_a_local_shell_loop_holds_the_decision(stub: UpstreamStub, implementation: str) -> None:
+    """The SDK's own LocalShellTool: its call and output are not function
+    items, and the loop's second call ends with them (no live user turn, for
+    the evaluator); it still gets the turn's decision."""
+    stub.clear()
+    stub.queue_item({"type": "local_shell_call", "id": "ls_1", "call_id": "shell_1",
+                     "status": "completed", "action": {"type": "exec", "command": ["ls"],
+                                                        "env": {}}})
+    outcomes: List[Any] = []
+    reset = HistoryResetFilter(TopicContinuity(implementation=implementation),
+                               on_outcome=lambda evaluation, outcome: outcomes.append(outcome))
+    items = history(CHANGE)
+    shell = agents.LocalShellTool(executor=lambda request: "trails.txt")
+    assert run(stub, items, reset, tools=[shell]).final_output == "ok"
+    first, second = sent(stub)
+    assert first == [items[-1]]
+    assert [item.get("type", item.get("role")) for item in second] == [
+        "user", "local_shell_call", "local_shell_call_output"]
+    assert [(outcome.gate.value, outcome.basis) for outcome in outcomes] == [
+        ("applied", "request"), ("applied", "turn_opening")]
 
 
 def test_a_follow_up_keeps_the_history(stub: UpstreamStub, implementation: str) -> None:

@@ -36,12 +36,14 @@ def _chat_reply(model: str, call: Optional[Tuple[str, str]]) -> Dict[str, Any]:
             "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}}
 
 
-def _responses_reply(model: str, call: Optional[Tuple[str, str]]) -> Dict[str, Any]:
+def _responses_reply(model: str, call: Any) -> Dict[str, Any]:
     item: Dict[str, Any] = {"type": "message", "id": "msg_stub", "status": "completed",
                             "role": "assistant",
                             "content": [{"type": "output_text", "text": "ok",
                                          "annotations": []}]}
-    if call is not None:
+    if isinstance(call, dict):
+        item = call  # an output item queued as it is (``queue_item``)
+    elif call is not None:
         item = {"type": "function_call", "id": f"fc_{call[0]}", "call_id": call[0],
                 "name": call[1], "arguments": "{}", "status": "completed"}
     return {"id": "resp_stub", "object": "response", "created_at": 0, "model": model,
@@ -91,7 +93,7 @@ class UpstreamStub:
 
     def __init__(self) -> None:
         self.requests: List[Tuple[str, Any]] = []
-        self._calls: List[Tuple[str, str]] = []
+        self._calls: List[Any] = []  # (call id, tool name) or a Responses item
         self._lock = threading.Lock()
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
@@ -113,6 +115,12 @@ class UpstreamStub:
         """The next reply is a call of tool ``name`` (then text again)."""
         with self._lock:
             self._calls.append((call_id, name))
+
+    def queue_item(self, item: Dict[str, Any]) -> None:
+        """The next Responses reply is ``item`` (a hosted or built-in tool's
+        call, say), then text again."""
+        with self._lock:
+            self._calls.append(item)
 
     def clear(self) -> None:
         with self._lock:

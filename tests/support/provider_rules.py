@@ -67,18 +67,25 @@ def anthropic_valid(messages: List[Dict[str, Any]]) -> bool:
     return not previous_uses
 
 
+#: Responses calls answered by an output item of the call's type + "_output".
+RESPONSES_PAIRED = ("function_call", "custom_tool_call", "computer_call", "local_shell_call",
+                    "shell_call", "apply_patch_call")
+
+
 def responses_valid(items: List[Dict[str, Any]]) -> bool:
     waiting: List[str] = []
     for item in items:
         kind = item.get("type")
-        if kind == "function_call":
+        if kind in RESPONSES_PAIRED:
             if item["call_id"] in waiting:
                 return False
             waiting.append(item["call_id"])
-        elif kind == "function_call_output":
-            if item["call_id"] not in waiting:
+        elif isinstance(kind, str) and kind.removesuffix("_output") in RESPONSES_PAIRED:
+            # The API's local shell output type names its call by ``id``.
+            answered = item["call_id"] if "call_id" in item else item.get("id")
+            if answered not in waiting:
                 return False
-            waiting.remove(item["call_id"])
+            waiting.remove(answered)
     return not waiting
 
 

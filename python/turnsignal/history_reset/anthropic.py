@@ -18,6 +18,7 @@ from turnsignal.history_reset.view import (
     USER,
     Item,
     Unsafe,
+    as_str,
     call_id,
     handed_over,
     role_name,
@@ -42,7 +43,7 @@ def _blocks(content: Any) -> Tuple[bool, List[str], List[str]]:
         if not left:
             break  # an element appended to the list while it was read
         left -= 1
-        kind = block.get("type")
+        kind = as_str(block.get("type"))
         if kind == "tool_use":
             calls.append(call_id(block.get("id")))
         elif kind == "tool_result":
@@ -56,7 +57,7 @@ def scan_item(message: Any) -> Item:
     # A role exactly "user" or "assistant" (most of an agent's history) is
     # what ``role_name`` would return: the normalisation is skipped.
     role = message.get("role") if type(message) is dict else None
-    if role != "user" and role != "assistant":
+    if type(role) is not str or (role != "user" and role != "assistant"):
         role = role_name(message)
     if role == "system":
         return _INSTRUCTION  # not an Anthropic construct, but the decoder keeps it

@@ -93,7 +93,8 @@ def openings(items: Sequence[Any], wire: Any, limit: int) -> Iterator[int]:
         if blocks > MAX_TURN_BLOCKS:
             yield BEYOND_REACH
             return
-        if type(raw) is dict and raw.get("role") == "assistant":
+        role = raw.get("role") if type(raw) is dict else None
+        if type(role) is str and role == "assistant":  # a str subclass: scanned
             continue  # never a user turn, in any format: half the items, unscanned
         item = wire.scan_item(raw)
         if item.starts_turn and item.kind != INSTRUCTION:

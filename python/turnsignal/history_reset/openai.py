@@ -42,11 +42,12 @@ def scan_item(message: Any) -> Item:
         # a plain answer, and a user message (the role already in its
         # decoded form, so role_name would return it unchanged).
         role = message.get("role")
-        if role == "assistant" and not message.get("tool_calls") \
-                and message.get("function_call") is None:
-            return _ASSISTANT
-        if role == "user":
-            return user_message(message.get("content"))
+        if type(role) is str:  # a subclass goes the general way
+            if role == "assistant" and not message.get("tool_calls") \
+                    and message.get("function_call") is None:
+                return _ASSISTANT
+            if role == "user":
+                return user_message(message.get("content"))
     role = role_name(message)
     if role == "user":
         return user_message(message.get("content"))

@@ -8,7 +8,9 @@ from typing import Any, FrozenSet, Iterable, List, Optional, Tuple, Union
 from turnsignal import _hotpath
 from turnsignal._chat_items import plain
 from turnsignal._provenance import Provenance, items_of
+from turnsignal.checkpoint import check_arguments
 from turnsignal.config.names import name_problem
+from turnsignal.errors import refuse_class
 from turnsignal.history_reset.boundary import (
     BEYOND_REACH,
     MAX_BOUNDARY_EVALUATIONS,
@@ -50,6 +52,12 @@ _VERDICT_GATES = frozenset({ResetGate.NOT_CHANGE, ResetGate.COVERAGE, ResetGate.
                             ResetGate.REASON_NOT_ALLOWED})
 #: Live verdicts that say there is no live user turn to keep: no reset point.
 _NO_LIVE_TURN = frozenset({Reason.NO_LIVE_USER_TURN, Reason.ORPHAN_TOOL_RESULT})
+#: Live verdicts of a call that continues a turn opened by an earlier user
+#: message: a tool exchange, or a request that ends with what the model and
+#: its hosted tools said since (``computer_call``, ``shell_call``, MCP
+#: approvals, an Anthropic ``pause_turn`` continuation), which the evaluator
+#: reads as no live user turn. The decision is read from that opening.
+_TURN_CONTINUED = frozenset({Reason.TOOL_EXCHANGE, Reason.NO_LIVE_USER_TURN})
 
 
 def _min_confidence(value: Any) -> Optional[float]:
@@ -91,6 +99,19 @@ def _coverage(value: Any) -> Optional[Coverage]:
     if value is None:
         return None
     return Coverage(_choice("require_coverage", value, ("full", "window", "partial")))
+
+
+def _check_turn_arguments(signal: Any, deadline: Any, cancel: Any) -> None:
+    """``apply_turn``'s own arguments, checked before any work as
+    ``evaluate`` checks them: a wrong one is the calling code's mistake, and
+    inside the reset it would only read as gate ``error`` (resets silently
+    off). The request is not an argument of this kind: what it holds is
+    read under ``on_error``."""
+    refuse_class(signal, "signal must be a turnsignal TopicContinuity or Router")
+    if not callable(getattr(signal, "evaluate", None)):
+        raise TypeError("signal must be a turnsignal TopicContinuity or Router, got "
+                        + type(signal).__name__)
+    check_arguments(True, deadline, cancel)
 
 
 def _live_start(view: View) -> Optional[int]:
@@ -191,6 +212,7 @@ class HistoryReset:
         docs/history-reset.md), so a client that resends its whole history
         keeps getting it without the turns before the last boundary."""
         format = _choice("format", format, _WIRE_FORMATS)
+        _check_turn_arguments(signal, deadline, cancel)
         try:
             if evaluation is None:
                 evaluation = signal.evaluate(request, format, request_id=request_id,
@@ -201,7 +223,7 @@ class HistoryReset:
                 return self.apply(request, evaluation, format)
             concrete = provenance.format
             calls = _Calls(signal, concrete, request_id, deadline, cancel)
-            if result.reason is Reason.TOOL_EXCHANGE:
+            if result.reason in _TURN_CONTINUED:
                 outcome, result = self._apply_opening(request, calls, evaluation)
                 if outcome.basis == BASIS_REQUEST:
                     return outcome  # the opening lies beyond reach: so do older turns
@@ -301,10 +323,10 @@ class HistoryReset:
 
     def _apply_opening(self, request: Any, calls: _Calls, evaluation: Any,
                        ) -> Tuple[ResetOutcome, TopicContinuityResult]:
-        """The live turn is a tool continuation: decide on its opening, found
-        among the newest ``MAX_TURN_ITEMS`` items (bounded by count, as the
-        evaluator is). An opening further back is beyond reach: the request's
-        own verdict (a tool exchange, not a change) decides, as in ``apply``.
+        """The call continues a turn (``_TURN_CONTINUED``): decide on its
+        opening, found among the newest ``MAX_TURN_ITEMS`` items (bounded by
+        count, as the evaluator is). An opening further back is beyond reach:
+        the request's own verdict (never a change) decides, as in ``apply``.
         Returns the outcome and the verdict it read."""
         result = self._pick(evaluation)[0]
         wire = FORMATS[calls.format]
@@ -314,9 +336,11 @@ class HistoryReset:
             openings = recent_openings(items, wire, 1, calls.hotpath)
         except Unsafe:
             return _kept(request, ResetGate.WOULD_BE_INVALID, BASIS_TURN_OPENING), result
-        if not openings:
+        if not openings and result.reason is Reason.TOOL_EXCHANGE:
             return _kept(request, ResetGate.WOULD_BE_INVALID, BASIS_TURN_OPENING), result
-        if openings[0] == BEYOND_REACH:
+        if not openings or openings[0] == BEYOND_REACH:
+            # No user turn in reach (or none at all: a request of the model's
+            # words only): the request's own verdict decides, as in ``apply``.
             return self._apply(request, evaluation, calls.format, checked=True), result
         live = openings[0]
         gate, verdict = self._verdict_at(request, items, live, calls)

@@ -24,6 +24,7 @@ from turnsignal.history_reset.view import (
     USER,
     Item,
     Unsafe,
+    as_str,
     call_id,
     role_name,
     user_message,
@@ -54,7 +55,7 @@ def _message(item: Any) -> Item:
 def scan_item(item: Any) -> Item:
     if isinstance(item, str):
         return _USER_TURN  # a string input is one user message
-    kind = item.get("type")
+    kind = as_str(item.get("type"))
     if kind is None or kind == "message":
         return _message(item)
     if not isinstance(kind, str) or kind == "item_reference":
@@ -64,7 +65,10 @@ def scan_item(item: Any) -> Item:
     if kind == "mcp_approval_response":
         return Item(OUTPUT, False, (), (call_id(item.get("approval_request_id")),))
     if kind.endswith("_output"):
-        return Item(OUTPUT, False, (), (call_id(item.get("call_id")),))
+        # The API's own type of a local shell output names its call by ``id``
+        # (the Agents SDK sends ``call_id``): either pairs it.
+        answered = item.get("call_id") if "call_id" in item else item.get("id")
+        return Item(OUTPUT, False, (), (call_id(answered),))
     if kind in _PAIRED_CALLS or "call_id" in item:
         # An unknown type with a call_id is treated as a call that needs an
         # output: refusing a request is safe, orphaning an output is not.

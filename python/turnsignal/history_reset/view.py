@@ -16,7 +16,7 @@ from typing import Any, Callable, Iterable, List, NamedTuple, Optional, Sequence
 from turnsignal._chat_items import ASSISTANT_CALLS, TOOL_RESULT, ItemCodes
 
 __all__ = ["ASSISTANT", "CALL", "INSTRUCTION", "OUTPUT", "TOOL", "USER", "Item", "Unsafe",
-           "View", "call_id", "coded_view", "handed_over", "role_name", "user_message"]
+           "View", "as_str", "call_id", "coded_view", "handed_over", "role_name", "user_message"]
 
 # Item kinds. Chat formats use USER / ASSISTANT / TOOL; Responses adds CALL and
 # OUTPUT items, which stand on their own next to messages.
@@ -80,9 +80,18 @@ def coded_view(items: Sequence[Any], read: ItemCodes, scan_item: Callable[[Any],
     return View(scanned)  # type: ignore[arg-type]
 
 
+def as_str(value: Any) -> Any:
+    """A ``str`` subclass as the plain string it holds, as the decoders read
+    it: none of its methods (``strip``, ``__eq__``, ``__hash__`` ...) is
+    called. Anything else as it is."""
+    if type(value) is str or not isinstance(value, str):
+        return value
+    return str.__str__(value)
+
+
 def role_name(item: Any) -> str:
     """The role as the decoders read it: trimmed and lowercased."""
-    role = item.get("role")
+    role = as_str(item.get("role"))
     if not isinstance(role, str):
         raise Unsafe("role")
     return role.strip().lower()
@@ -120,6 +129,7 @@ def handed_over(values: Any) -> Iterable[Any]:
 def call_id(value: Any) -> str:
     """A tool-call or tool-result id. A missing, empty or non-string id cannot
     be paired, so the request is not one a reset may rewrite."""
+    value = as_str(value)
     if isinstance(value, str) and value:
         return value
     raise Unsafe("id")
