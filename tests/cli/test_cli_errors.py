@@ -216,15 +216,30 @@ def test_a_truncated_gzip_names_the_file(name: str, tmp_path: Path) -> None:
         f"turnsignal: {path}: truncated or corrupt gzip data")
 
 
+@pytest.mark.parametrize("name", ["replay", "segment"])
 @pytest.mark.parametrize("output", ["/dev/full", "{tmp}/no/such/folder/out.jsonl"])
-def test_an_unwritable_output_names_it(output: str, tmp_path: Path) -> None:
+def test_an_unwritable_output_names_it(name: str, output: str, tmp_path: Path) -> None:
     output = output.format(tmp=tmp_path)
     if output == "/dev/full" and not os.path.exists(output):
         pytest.skip("no /dev/full on this system")
-    done = _cli("replay", LOG, "--output", output)
+    done = _cli(*_command(name, tmp_path), "--output", output)
     assert done.returncode == EXIT_USAGE
     problem = "No space left on device" if output == "/dev/full" else "No such file or directory"
     assert _one_line(done.stderr) == f"turnsignal: {output}: cannot write: {problem}"
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_a_full_standard_output_is_named(name: str, tmp_path: Path) -> None:
+    """Output redirected to a full disk: every command says it could not
+    write its standard output, in one line (not a bare "No space left")."""
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full on this system")
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([*CLI, *_command(name, tmp_path)], stdout=full,
+                              stderr=subprocess.PIPE, text=True, timeout=300, check=False,
+                              cwd=ROOT)
+    assert done.returncode == EXIT_USAGE
+    assert _one_line(done.stderr) == "turnsignal: stdout: cannot write: No space left on device"
 
 
 @pytest.mark.parametrize("name", ["evaluate", "replay", "eval"])

@@ -14,7 +14,7 @@ import signal
 import sys
 import traceback
 from contextlib import contextmanager
-from typing import Any, Callable, Iterator, Optional
+from typing import Any, Callable, Iterator, Optional, TextIO
 
 from turnsignal.errors import TurnsignalError
 
@@ -27,6 +27,7 @@ __all__ = [
     "EXIT_TERMINATED",
     "EXIT_USAGE",
     "CommandError",
+    "NamedOutput",
     "Terminated",
     "fail",
     "run_handler",
@@ -64,6 +65,38 @@ class Terminated(KeyboardInterrupt):
     shutdown among them) runs."""
 
 
+class NamedOutput:
+    """A text stream whose write failures (a full disk, ``/dev/full``, a lost
+    mount) name it: ``CommandError("out.jsonl: cannot write: No space left
+    on device")``. A closed pipe stays a ``BrokenPipeError``, which the
+    command-line convention turns into its own exit status."""
+
+    def __init__(self, stream: TextIO, name: str) -> None:
+        self._stream = stream
+        self.name = name
+
+    def write(self, text: str) -> int:
+        return self._guard(self._stream.write, text)
+
+    def flush(self) -> None:
+        self._guard(self._stream.flush)
+
+    def close(self) -> None:
+        self._guard(self._stream.close)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)  # fileno, isatty, encoding ...: the stream's
+
+    def _guard(self, method: Any, *args: Any) -> Any:
+        try:
+            return method(*args)
+        except BrokenPipeError:
+            raise
+        except OSError as error:
+            problem = error.strerror or type(error).__name__
+            raise CommandError(f"{self.name}: cannot write: {problem}") from None
+
+
 def fail(message: str, status: int = EXIT_USAGE) -> int:
     """Print ``turnsignal: <message>`` (each line of it) on stderr; return ``status``."""
     for line in str(message).splitlines() or [""]:
@@ -73,7 +106,18 @@ def fail(message: str, status: int = EXIT_USAGE) -> int:
 
 def run_handler(handler: Callable[[argparse.Namespace], Any],
                 args: argparse.Namespace) -> int:
-    """Run one command under the convention; returns its exit status."""
+    """Run one command under the convention; returns its exit status. While
+    it runs, a failed write to standard output (a full disk, ``/dev/full``)
+    names it, as a failed write to an ``--output`` file names that file."""
+    stdout = sys.stdout
+    sys.stdout = NamedOutput(stdout, "stdout")  # type: ignore[assignment]
+    try:
+        return _run(handler, args)
+    finally:
+        sys.stdout = stdout
+
+
+def _run(handler: Callable[[argparse.Namespace], Any], args: argparse.Namespace) -> int:
     try:
         with _sigterm_raises():
             status = int(handler(args) or 0)

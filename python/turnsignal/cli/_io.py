@@ -7,7 +7,7 @@ from typing import Any, TextIO, Union
 
 from turnsignal._json import loads, problem
 from turnsignal._lines import MAX_LINE_BYTES
-from turnsignal.cli._exit import CommandError, describe_os_error, fail
+from turnsignal.cli._exit import CommandError, NamedOutput, describe_os_error, fail
 
 __all__ = ["NamedOutput", "fail", "read_json"]
 
@@ -34,32 +34,3 @@ def read_json(source: str, stdin: TextIO = sys.stdin) -> Any:
         return loads(raw)
     except ValueError as error:  # not UTF-8, not JSON, nested too deep, too many digits
         raise CommandError(f"{name}: not JSON ({problem(error)})") from None
-
-
-class NamedOutput:
-    """A text stream whose write failures (a full disk, ``/dev/full``, a lost
-    mount) name it: ``CommandError("out.jsonl: cannot write: No space left
-    on device")``. A closed pipe stays a ``BrokenPipeError``, which the
-    command-line convention turns into its own exit status."""
-
-    def __init__(self, stream: TextIO, name: str) -> None:
-        self._stream = stream
-        self.name = name
-
-    def write(self, text: str) -> int:
-        return self._guard(self._stream.write, text)
-
-    def flush(self) -> None:
-        self._guard(self._stream.flush)
-
-    def close(self) -> None:
-        self._guard(self._stream.close)
-
-    def _guard(self, method: Any, *args: Any) -> Any:
-        try:
-            return method(*args)
-        except BrokenPipeError:
-            raise
-        except OSError as error:
-            problem = error.strerror or type(error).__name__
-            raise CommandError(f"{self.name}: cannot write: {problem}") from None

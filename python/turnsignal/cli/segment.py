@@ -12,7 +12,7 @@ from typing import Any, List, Optional
 
 from turnsignal.cli._args import add_rule_choice
 from turnsignal.cli._exit import describe_os_error
-from turnsignal.cli._io import fail
+from turnsignal.cli._io import NamedOutput, fail
 from turnsignal.errors import ConfigError
 from turnsignal.wire import FORMATS
 
@@ -106,9 +106,11 @@ def run(args: argparse.Namespace) -> int:
     except (ConfigError, ValueError) as error:
         return fail(str(error))
     try:
-        output = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout
+        stream = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout
     except OSError as error:
-        return fail(describe_os_error(error, args.output))
+        return fail(f"{args.output}: cannot write: {error.strerror or error}")
+    # A failed write (a full disk) names the file (stdout is named already).
+    output = NamedOutput(stream, args.output) if args.output else stream
     summary = SegmentSummary(segmenter)
     bar = progress_bar(_total_size(files), "segment", enabled=not args.no_progress,
                        counting="conversations")
@@ -128,7 +130,7 @@ def run(args: argparse.Namespace) -> int:
     finally:  # a closed pipe goes on up: the convention's status 141, quietly
         if bar is not None:
             bar.close()
-        if output is not sys.stdout:
+        if stream is not sys.stdout:
             output.close()
     for message in skipped + errors:
         fail(message)
