@@ -24,6 +24,7 @@ from typing import Any, Callable, Dict, Iterator, List, NamedTuple, Tuple
 
 import pytest
 from test_replay import LINES, SECRET_WORDS
+from test_replay_batch_lines import ANTHROPIC, CHAT
 
 from support.environment import IN_CI, ROOT
 from turnsignal.cli import main
@@ -119,14 +120,24 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
         shutil.rmtree(temp_dir, ignore_errors=True)
 
 
+#: Batch input lines (test_replay_batch_lines): one of each shape, one bad.
+BATCH_LINES = [json.dumps(line).encode() for line in (
+    {"custom_id": "b-1", "method": "POST", "url": "/v1/chat/completions", "body": CHAT},
+    {"custom_id": "b-2", "params": ANTHROPIC},
+    {"custom_id": "b-3", "url": "/v1/embeddings", "body": {"input": "x"}})]
+HAND_MADE = LINES + BATCH_LINES
+HAND_MADE_BAD = 6  # test_replay's five and the embeddings line
+
+
 def _write_log(path: Path, generated: int) -> Path:
     """Synthetic requests in every wire format and envelope, a bad line every
-    100th, then the hand-made lines of test_replay (non-UTF-8, empty, ...)."""
+    100th, then the hand-made lines of test_replay (non-UTF-8, empty, ...)
+    and batch input lines."""
     subprocess.run([sys.executable, str(ROOT / "scripts" / "make_replay_log.py"),
                     "--lines", str(generated), "--bad-every", str(BAD_EVERY), str(path)],
                    check=True)
     with path.open("ab") as out:
-        out.write(b"\n".join(LINES) + b"\n")
+        out.write(b"\n".join(HAND_MADE) + b"\n")
     return path
 
 
@@ -187,7 +198,7 @@ def test_dataset_records_are_the_local_records(cluster: Cluster, log: Path,
     rows = replayed.take_all()
     assert {row["source"] for row in rows} == {str(log)}
     _same([json.loads(row["record"]) for row in rows], local)
-    assert len(_bad_lines(local)) == GENERATED_LINES // BAD_EVERY + 5
+    assert len(_bad_lines(local)) == GENERATED_LINES // BAD_EVERY + HAND_MADE_BAD
     summary = summarize(replayed, label=lambda key: key[1])
     assert _summary_facts(summary) == _summary_facts(local_summary)
 
@@ -317,7 +328,7 @@ def test_cli_prints_the_local_summary(cluster: Cluster, small_log: Path, tmp_pat
     ray_summary = ray_summary[ray_summary.index("replay: "):]
     local_summary = local_summary[local_summary.index("replay: "):]
     assert ray_summary.split("\n", 1)[1] == local_summary.split("\n", 1)[1]
-    assert ray_summary.startswith(f"replay: {len(LINES) + SMALL_LINES} lines, ")
+    assert ray_summary.startswith(f"replay: {len(HAND_MADE) + SMALL_LINES} lines, ")
     local = [json.loads(line) for line in (tmp_path / "local.jsonl").read_text().splitlines()]
     _same(_jsonl_output(tmp_path / "out"), local)
 
@@ -329,7 +340,7 @@ def test_cli_address_joins_a_running_cluster_and_shows_progress_on_a_terminal(
                "--output-format", "parquet"]
     status, output = _on_a_terminal(command)
     assert status == 0, output
-    assert f"replay: {len(LINES) + SMALL_LINES} lines" in output
+    assert f"replay: {len(HAND_MADE) + SMALL_LINES} lines" in output
     assert "MapBatches(ReplayBatches)" in output and "row/s" in output  # Ray's progress bars
     assert len(list((tmp_path / "out").glob("*.parquet"))) >= 1
 

@@ -43,7 +43,8 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "replay", help="evaluate a JSON-lines log of requests (one result line per line)",
         description="Evaluate every line of a JSON-lines file: a request body in any wire "
-                    "format, or {\"request\": ..., \"format\": ..., \"id\": ...}. Writes "
+                    "format, {\"request\": ..., \"format\": ..., \"id\": ...}, or a line of "
+                    "an OpenAI or Anthropic batch input file (custom_id as the id). Writes "
                     "{\"line\": n, \"id\": ..., \"results\": [...]} per line, or "
                     "{\"line\": n, \"error\": ...} for a line that cannot be evaluated, in "
                     "input order, then a summary table on stderr. Bad lines never stop "

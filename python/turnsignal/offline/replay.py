@@ -1,8 +1,9 @@
 """Replay: evaluate a JSON-lines log of requests, one result line per input line.
 
-Each input line is a request body in any wire format, or an envelope
+Each input line is a request body in any wire format, an envelope
 ``{"request": ..., "format": ..., "id": ..., "history_available": ...}``
-(all but ``request`` optional). Each output line is
+(all but ``request`` optional), or a line of an OpenAI or Anthropic batch
+input file (``batch_lines``). Each output line is
 ``{"line": n, "id": ..., "results": [replay record per rule]}`` (with a
 ``HistoryReset``, also ``"reset": {...}``: what it would do to that request,
 content-free) or, for a
@@ -41,6 +42,7 @@ from turnsignal.config import ConfigSource, TopicContinuityRule
 from turnsignal.errors import WireFormatError
 from turnsignal.history_reset import HistoryReset, ResetOutcome
 from turnsignal.history_reset.reads import check_reads
+from turnsignal.offline.batch_lines import BatchLineError, batch_id, batch_line
 from turnsignal.offline.pool import chunked, ordered_map
 from turnsignal.offline.summary import LineResult, ReplaySummary
 from turnsignal.topic_continuity import TopicContinuity
@@ -109,9 +111,15 @@ def _json_value(raw: bytes) -> Any:
 
 def _parse(value: Any, default_format: str) -> Tuple[Any, str, Any, bool]:
     """``(request, format, id, history_available)`` of one parsed line."""
-    if not (isinstance(value, dict) and "request" in value):
-        return value, default_format, None, True
-    return _unwrap(value, default_format)
+    if isinstance(value, dict) and "request" in value:
+        return _unwrap(value, default_format)
+    try:
+        batch = batch_line(value)
+    except BatchLineError as error:
+        raise _BadLine(f"BatchLineError: {error}") from None
+    if batch is not None:
+        return batch.request, batch.format, batch.id, True
+    return value, default_format, None, True
 
 
 def _valid_id(value: Any) -> bool:
@@ -124,7 +132,7 @@ def _envelope_id(value: Any) -> Any:
     if isinstance(value, dict) and "request" in value:
         request_id = value.get("id")
         return request_id if _valid_id(request_id) else None
-    return None
+    return batch_id(value)
 
 
 def _unwrap(envelope: dict, default_format: str) -> Tuple[Any, str, Any, bool]:

@@ -47,7 +47,7 @@ def replay_dataset(ds: Dataset, config: Optional[ConfigSource] = None, *,
                    implementation: Optional[str] = None,
                    reset: Optional[HistoryReset] = None) -> Dataset:
     """Evaluate the log line in ``column`` of every row of ``ds`` (JSON text,
-    ``str`` or ``bytes``: a request body or an envelope, as in a file for
+    ``str`` or ``bytes``: a request body, an envelope or a batch input line, as in a file for
     ``turnsignal replay``) on a pool of actors, each building the rules of
     ``config`` once.
 
