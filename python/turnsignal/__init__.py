@@ -96,13 +96,18 @@ logging.getLogger("turnsignal").addHandler(logging.NullHandler())
 
 #: The hot-path implementation in use: ``"native"`` (the Rust core) or
 #: ``"python"`` (the pure-Python reference); see ``TURNSIGNAL_IMPLEMENTATION``.
-IMPLEMENTATION: str = _hotpath.load()[0]
+#: Read on first use (``__getattr__``), as the evaluators choose theirs: a
+#: wrong value of the variable fails the first evaluation, naming it, not
+#: every import (the command line's among them, which reports it in a line).
+IMPLEMENTATION: str
 
 _LAZY = {name: "turnsignal.segmentation"
          for name in ("segment", "Segment", "Segmentation", "Segmenter")}
 
 
 def __getattr__(name: str) -> Any:
+    if name == "IMPLEMENTATION":
+        return _hotpath.load()[0]
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'turnsignal' has no attribute {name!r}")

@@ -150,6 +150,24 @@ def _command(name: str, tmp_path: Path) -> List[str]:
     return args
 
 
+@pytest.mark.parametrize(("value", "problem"), [
+    ("fortran", "TURNSIGNAL_IMPLEMENTATION must be 'native' or 'python', got 'fortran'"),
+    ("native", "TURNSIGNAL_IMPLEMENTATION=native, but the native extension cannot be imported"
+               " (ModuleNotFoundError); reinstall turnsignal, or unset it"),
+])
+def test_a_wrong_implementation_variable_is_one_line(value: str, problem: str) -> None:
+    """The environment is the user's too: one line and status 2, whatever
+    the command (the extension is hidden for the second case)."""
+    hide = "import sys; sys.modules['turnsignal._native'] = None; " if value == "native" else ""
+    code = f"{hide}from turnsignal.cli import main; raise SystemExit(main())"
+    env = dict(os.environ, TURNSIGNAL_IMPLEMENTATION=value)
+    for command in (["evaluate", REQUEST], ["replay", LOG], ["--version"]):
+        done = subprocess.run([sys.executable, "-c", code, *command], capture_output=True,
+                              text=True, timeout=300, check=False, cwd=ROOT, env=env)
+        assert done.returncode == EXIT_USAGE, done.stderr
+        assert _one_line(done.stderr) == f"turnsignal: {problem}"
+
+
 def test_every_registered_command_is_covered_here() -> None:
     from turnsignal.cli import COMMANDS as REGISTERED
 

@@ -150,6 +150,13 @@ routing:
     assert status == 2 and "expected TYPE=NAME" in err
     status, _, err = _run(["evaluate", request, "--match", "keyword=urgent"], capsys)
     assert status == 2 and "--match needs --config" in err
+    for kind in ("conversation", "topic_continuity"):  # computed here: not another source's
+        status, _, err = _run(["evaluate", request, "--config", EXAMPLE,
+                               "--match", f"{kind}=tool_heavy"], capsys)
+        assert status == 2 and err == (
+            f"turnsignal: --match '{kind}=tool_heavy': turnsignal computes '{kind}' signals"
+            " itself; --match names the rules another signal source matched (keyword,"
+            " embedding, ...)\n")
 
 
 def test_config_errors_exit_2_with_every_issue(tmp_path: Path, implementation: str,

@@ -1,4 +1,4 @@
-"""TURNSIGNAL_IMPLEMENTATION, tested in subprocesses (it is read at import)."""
+"""TURNSIGNAL_IMPLEMENTATION, tested in subprocesses (it is read once, on first use)."""
 
 from __future__ import annotations
 
@@ -60,6 +60,21 @@ def test_values_are_checked(value: str) -> None:
         assert out.returncode == 0  # case and surrounding spaces are forgiven
     else:
         assert out.returncode != 0 and "TURNSIGNAL_IMPLEMENTATION" in out.stderr
+
+
+def test_a_wrong_value_fails_the_first_use_not_the_import() -> None:
+    """``import turnsignal`` works whatever the variable says (the command
+    line imports it before it can report anything); the first evaluation, or
+    ``IMPLEMENTATION``, names the variable."""
+    code = ("import turnsignal\n"
+            "for use in (lambda: turnsignal.IMPLEMENTATION, turnsignal.TopicContinuity):\n"
+            "    try:\n"
+            "        use()\n"
+            "    except ValueError as error:\n"
+            "        print(error)\n")
+    out = _run(code, "fortran")
+    assert out.returncode == 0 and out.stdout.splitlines() == [
+        "TURNSIGNAL_IMPLEMENTATION must be 'native' or 'python', got 'fortran'"] * 2
 
 
 @pytest.mark.parametrize(("value", "shown"), [

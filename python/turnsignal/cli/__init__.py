@@ -11,7 +11,7 @@ import importlib
 import sys
 from typing import List, Optional
 
-from turnsignal.cli._exit import EXIT_USAGE, run_handler
+from turnsignal.cli._exit import EXIT_USAGE, fail, run_handler
 
 __all__ = ["main"]
 
@@ -27,6 +27,22 @@ exit status (every command):
 
 #: Sub-command modules, in the order ``--help`` lists them.
 COMMANDS = ("evaluate", "conformance", "replay", "eval", "eval_drift", "segment")
+
+
+def _environment_problem() -> Optional[str]:
+    """``TURNSIGNAL_IMPLEMENTATION`` checked before anything runs: a wrong
+    value, or ``native`` without the extension, is the user's error (one
+    line, exit status 2), not a traceback from the first evaluation."""
+    from turnsignal import _hotpath
+
+    try:
+        _hotpath.load()
+    except ValueError as error:
+        return str(error)
+    except ImportError as error:
+        return (f"{_hotpath.ENV_VAR}=native, but the native extension cannot be imported"
+                f" ({type(error).__name__}); reinstall turnsignal, or unset it")
+    return None
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -47,6 +63,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Optional[List[str]] = None) -> int:
+    problem = _environment_problem()
+    if problem is not None:
+        return fail(problem)
     parser = build_parser()
     args = parser.parse_args(argv)
     if getattr(args, "handler", None) is None:

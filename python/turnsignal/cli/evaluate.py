@@ -21,6 +21,7 @@ from turnsignal.cli._io import read_json
 from turnsignal.conversation.signal import ConversationResults
 from turnsignal.decisions import DecisionMatch
 from turnsignal.decisions.config import NO_EXTERNAL_SOURCE
+from turnsignal.decisions.evaluate import COMPUTED_TYPES
 from turnsignal.errors import ConfigError, ConfigIssue, WireFormatError
 from turnsignal.history_reset import HistoryReset, ResetOutcome
 from turnsignal.offline.replay import reset_outcome
@@ -99,6 +100,10 @@ def _external(pairs: List[str]) -> Optional[Dict[str, Set[str]]]:
         kind, sep, names = pair.partition("=")
         if not sep or not kind.strip():
             raise ValueError(f"--match {pair!r}: expected TYPE=NAME[,NAME]")
+        if kind.strip() in COMPUTED_TYPES:
+            raise ValueError(f"--match {pair!r}: turnsignal computes {kind.strip()!r} signals"
+                             " itself; --match names the rules another signal source matched"
+                             " (keyword, embedding, ...)")
         found = matches.setdefault(kind.strip(), set())
         found.update(name.strip() for name in names.split(",") if name.strip())
     return matches or None
