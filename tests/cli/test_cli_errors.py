@@ -529,3 +529,31 @@ def test_replay_stops_on_a_signal_with_whole_lines(long_log: Path, tmp_path: Pat
     assert "Traceback" not in err
     assert f"turnsignal: stopped by {name} after {done} lines:" in err
     assert f"replay (stopped early): {done} lines" in err
+
+
+@pytest.mark.parametrize("name", ["replay", "segment"])
+def test_the_output_is_never_an_input(name: str, tmp_path: Path) -> None:
+    """``-o`` naming the log itself (directly or by a link) is refused
+    before the output is opened: opening it would empty the log."""
+    command = _command(name, tmp_path)
+    log = tmp_path / "log.jsonl"
+    log.write_bytes(Path(command[1] if name == "replay" else command[-1]).read_bytes())
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(log)
+    before = log.read_bytes()
+    for output in (log, link):
+        done = _cli(name, str(log), "--output", str(output))
+        assert done.returncode == EXIT_USAGE
+        assert _one_line(done.stderr) == (f"turnsignal: {output}: is an input of this run; write"
+                                          " the results to another file (writing here would"
+                                          " destroy it)")
+        assert log.read_bytes() == before
+
+
+@pytest.mark.parametrize("name", ["replay", "segment"])
+def test_dash_output_is_standard_output(name: str, tmp_path: Path) -> None:
+    done = subprocess.run([*CLI, *_command(name, tmp_path), "--output", "-"],
+                          capture_output=True, text=True, timeout=300, check=False,
+                          cwd=tmp_path)
+    assert done.returncode == 0 and done.stdout.count("\n") >= 1, done.stderr
+    assert not (tmp_path / "-").exists()

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import os
 import sys
-from typing import Any, TextIO, Union
+from typing import Any, Iterable, Optional, TextIO, Union
 
 from turnsignal._json import loads, problem
 from turnsignal._lines import MAX_LINE_BYTES
 from turnsignal.cli._exit import CommandError, NamedOutput, describe_os_error, fail
 
-__all__ = ["NamedOutput", "fail", "read_json"]
+__all__ = ["NamedOutput", "fail", "output_name", "read_json"]
 
 
 def read_json(source: str, stdin: TextIO = sys.stdin) -> Any:
@@ -34,3 +35,22 @@ def read_json(source: str, stdin: TextIO = sys.stdin) -> Any:
         return loads(raw)
     except ValueError as error:  # not UTF-8, not JSON, nested too deep, too many digits
         raise CommandError(f"{name}: not JSON ({problem(error)})") from None
+
+
+def output_name(path: Optional[str], inputs: Iterable[Any]) -> Optional[str]:
+    """The ``--output`` to open: None for standard output (none given, or
+    ``-``). ``CommandError`` when it is one of the run's input files: opening
+    it for writing would empty the log before a line of it was read."""
+    if path is None or path == "-":
+        return None
+    for given in inputs:
+        if given == "-":
+            continue
+        try:
+            same = os.path.samefile(path, given)
+        except OSError:  # either does not exist (yet): not the same file
+            continue
+        if same:
+            raise CommandError(f"{path}: is an input of this run; write the results"
+                               " to another file (writing here would destroy it)")
+    return path

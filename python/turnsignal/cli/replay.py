@@ -34,7 +34,7 @@ from turnsignal.cli._exit import (
     fail,
     replay_status,
 )
-from turnsignal.cli._io import NamedOutput
+from turnsignal.cli._io import NamedOutput, output_name
 from turnsignal.offline.progress import progress_bar
 from turnsignal.offline.replay import build_signal, replay
 
@@ -53,7 +53,8 @@ def register(subparsers: Any) -> None:
     add_rules_config(parser)
     add_format(parser, "bare request lines")
     parser.add_argument("--output", "-o", metavar="PATH",
-                        help="write result lines here (default: stdout)")
+                        help="write result lines here (default, or '-': stdout; never an"
+                             " input file)")
     add_jobs(parser)
     add_implementation(parser)
     parser.add_argument("--no-progress", action="store_true",
@@ -133,7 +134,7 @@ def run(args: argparse.Namespace) -> int:
     reset = checked_reset(args, topic)
     with ExitStack() as stack:
         source = _open_input(stack, args.logs)
-        output = _open_output(stack, args.output)
+        output = _open_output(stack, output_name(args.output, [args.logs]))
         bar = progress_bar(_size(args.logs, source), "replay", enabled=not args.no_progress)
         if bar is not None:
             stack.callback(bar.close)
@@ -147,7 +148,8 @@ def run(args: argparse.Namespace) -> int:
     if summary.stopped:
         name = "SIGINT" if received[0] == signal.SIGINT else "SIGTERM"
         done = summary.lines
-        fail(f"stopped by {name} after {done} lines: {args.output or 'stdout'} holds the"
+        where = output_name(args.output, ()) or "stdout"
+        fail(f"stopped by {name} after {done} lines: {where} holds the"
              f" results of input lines 1-{done}, each whole; lines from {done + 1} on were"
              " not evaluated", 0)
         return EXIT_INTERRUPTED if received[0] == signal.SIGINT else EXIT_TERMINATED

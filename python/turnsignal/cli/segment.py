@@ -12,7 +12,7 @@ from typing import Any, List, Optional
 
 from turnsignal.cli._args import add_rule_choice
 from turnsignal.cli._exit import describe_os_error
-from turnsignal.cli._io import NamedOutput, fail
+from turnsignal.cli._io import NamedOutput, fail, output_name
 from turnsignal.errors import ConfigError
 from turnsignal.wire import FORMATS
 
@@ -44,7 +44,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--format", choices=FORMATS, default="auto",
                         help="wire format of request lines (default: auto)")
     parser.add_argument("--output", "-o", metavar="PATH",
-                        help="write segment lines here (default: stdout)")
+                        help="write segment lines here (default, or '-': stdout; never an"
+                             " input file)")
     parser.add_argument("--quiet", "-q", action="store_true", help="no summary on stderr")
     parser.add_argument("--no-progress", action="store_true",
                         help="never show the progress bar (it only shows on a terminal)")
@@ -105,12 +106,13 @@ def run(args: argparse.Namespace) -> int:
         return fail(describe_os_error(error))
     except (ConfigError, ValueError) as error:
         return fail(str(error))
+    name = output_name(args.output, files)
     try:
-        stream = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout
+        stream = open(name, "w", encoding="utf-8") if name else sys.stdout
     except OSError as error:
-        return fail(f"{args.output}: cannot write: {error.strerror or error}")
+        return fail(f"{name}: cannot write: {error.strerror or error}")
     # A failed write (a full disk) names the file (stdout is named already).
-    output = NamedOutput(stream, args.output) if args.output else stream
+    output = NamedOutput(stream, name) if name else stream
     summary = SegmentSummary(segmenter)
     bar = progress_bar(_total_size(files), "segment", enabled=not args.no_progress,
                        counting="conversations")
