@@ -557,3 +557,38 @@ def test_dash_output_is_standard_output(name: str, tmp_path: Path) -> None:
                           cwd=tmp_path)
     assert done.returncode == 0 and done.stdout.count("\n") >= 1, done.stderr
     assert not (tmp_path / "-").exists()
+
+
+@pytest.mark.parametrize("name", ["replay", "eval", "eval_drift", "segment"])
+def test_a_second_config_is_refused(name: str, tmp_path: Path) -> None:
+    """Only evaluate merges fragments: elsewhere a second --config won in
+    silence, the first file never even read."""
+    rules = str(EXAMPLES / "rules.yaml")
+    done = _cli(*_command(name, tmp_path), "--config", str(tmp_path / "missing.yaml"),
+                "--config", rules)
+    assert done.returncode == EXIT_USAGE
+    prog = "turnsignal " + COMMANDS[name][0] if name not in ("eval", "segment") else (
+        f"turnsignal {name}")
+    assert _one_line(done.stderr) == ("turnsignal: --config given twice: this command reads one"
+                                      f" configuration file (see {prog} --help)")
+
+
+@pytest.mark.parametrize(("arguments", "problem"), [
+    (["replay", LOG, "--jobs", "-1"], "argument --jobs/-j: must be from 0 to 1024"
+                                      " (see turnsignal replay --help)"),
+    (["frobnicate"], "argument COMMAND: invalid choice: 'frobnicate' (choose from 'evaluate',"
+                     " 'conformance', 'replay', 'eval', 'eval-drift', 'segment')"
+                     " (see turnsignal --help)"),
+    (["evaluate", REQUEST, "--format", "xml"], "argument --format: invalid choice: 'xml'"
+     " (choose from 'auto', 'openai', 'anthropic', 'responses', 'neutral')"
+     " (see turnsignal evaluate --help)"),
+    (["replay"], "the following arguments are required: LOGS.jsonl|- (see turnsignal replay"
+                 " --help)"),
+])
+def test_a_usage_error_is_one_line(arguments: List[str], problem: str) -> None:
+    """argparse's own errors follow the convention too: one line, not its
+    usage block."""
+    done = _cli(*arguments)
+    assert done.returncode == EXIT_USAGE
+    assert _one_line(done.stderr) == f"turnsignal: {problem}"
+

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
-from typing import List, Optional
+from typing import List, NoReturn, Optional
 
 from turnsignal.cli._exit import EXIT_USAGE, fail, run_handler
 
@@ -45,11 +45,21 @@ def _environment_problem() -> Optional[str]:
     return None
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse with the command line's convention for a usage error: one
+    line on stderr, ``turnsignal: <problem>``, pointing at the command's
+    ``--help`` (argparse prints its whole usage block), exit status 2."""
+
+    def error(self, message: str) -> NoReturn:  # type: ignore[override]
+        fail(f"{message} (see {self.prog} --help)")
+        raise SystemExit(EXIT_USAGE)
+
+
 def build_parser() -> argparse.ArgumentParser:
     from turnsignal import _hotpath
     from turnsignal._version import __version__
 
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="turnsignal",
         description="Deterministic conversation signals for LLM routers.",
         epilog=EXIT_STATUSES, formatter_class=argparse.RawDescriptionHelpFormatter,

@@ -31,8 +31,21 @@ def add_format(parser: Any, what: str = "the request") -> None:
                         help=f"wire format of {what} (default: auto)")
 
 
+class _Once(argparse.Action):
+    """An option given at most once: a second ``--config`` would otherwise
+    win in silence, its first file never read (only ``evaluate`` merges
+    repeated ``--config`` fragments)."""
+
+    def __call__(self, parser: Any, namespace: argparse.Namespace, values: Any,
+                 option_string: Optional[str] = None) -> None:
+        if getattr(namespace, self.dest, None) is not None:
+            parser.error(f"{option_string} given twice: this command reads one"
+                         + (" configuration file" if self.dest == "config" else " rule"))
+        setattr(namespace, self.dest, values)
+
+
 def add_rules_config(parser: Any) -> None:
-    parser.add_argument("--config", metavar="PATH",
+    parser.add_argument("--config", metavar="PATH", action=_Once,
                         help="YAML/JSON file with routing.signals.topic_continuity rules "
                              "(default: the embedded default rule)")
 
@@ -40,8 +53,8 @@ def add_rules_config(parser: Any) -> None:
 def add_rule_choice(parser: Any, config_help: str) -> None:
     """``--config PATH`` and ``--rule NAME`` (one of its rules; the first by
     default): the commands that read one topic_continuity rule."""
-    parser.add_argument("--config", metavar="PATH", help=config_help)
-    parser.add_argument("--rule", metavar="NAME",
+    parser.add_argument("--config", metavar="PATH", action=_Once, help=config_help)
+    parser.add_argument("--rule", metavar="NAME", action=_Once,
                         help="the rule of --config to use (default: its first rule)")
 
 

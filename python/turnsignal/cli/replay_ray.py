@@ -26,7 +26,7 @@ _RAY_ONLY = ("address", "actors", "output_format", "column")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("more_logs", nargs="*", metavar="MORE",
+    parser.add_argument("more_logs", nargs="*", metavar="MORE", default=[],
                         help="with --engine ray: more input files or folders (JSON lines, "
                              ".gz, .parquet)")
     parser.add_argument("--engine", choices=ENGINES, default="local",
