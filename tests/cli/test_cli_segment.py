@@ -112,6 +112,12 @@ def test_missing_and_empty_inputs(tmp_path: Path, capsys: pytest.CaptureFixture)
     empty.mkdir()
     status, _, err = run(capsys, str(empty))
     assert status == 1 and "conversations      0" in err
+    assert err.endswith(f"turnsignal: {empty}: no session or conversation to segment"
+                        " (no file read)\n")  # why, once
+    (empty / "nothing.jsonl").write_text("")
+    status, _, err = run(capsys, str(empty), "--quiet")
+    assert (status, err) == (1, f"turnsignal: {empty}: no session or conversation to segment"
+                                " (1 file(s) read)\n")
 
 
 def test_a_file_of_no_json_line_is_skipped_once(tmp_path: Path,
@@ -127,5 +133,6 @@ def test_a_file_of_no_json_line_is_skipped_once(tmp_path: Path,
                         " (segment reads JSON lines: Claude Code logs or one request per line;"
                         " a .json file holds one request)")
     assert "files              2, 1 skipped (not JSON lines)" in lines
-    assert run(capsys, str(pretty))[0] == 1  # nothing segmented
+    status, _, err = run(capsys, str(pretty), "--quiet")  # nothing segmented: said once
+    assert status == 1 and err.count("turnsignal: ") == 1 and "skipped" in err
     assert PRIVATE not in err

@@ -11,7 +11,7 @@ import sys
 from typing import Any, List, Optional
 
 from turnsignal.cli._args import add_rule_choice
-from turnsignal.cli._exit import describe_os_error
+from turnsignal.cli._exit import EXIT_FAILED, describe_os_error
 from turnsignal.cli._io import NamedOutput, fail, output_name
 from turnsignal.errors import ConfigError
 from turnsignal.wire import FORMATS
@@ -138,4 +138,8 @@ def run(args: argparse.Namespace) -> int:
         fail(message)
     if not args.quiet:
         print(summary.render(), file=sys.stderr)
+    if summary.conversations == 0 and not (errors or skipped):  # why, once, as replay says
+        found = f"{len(files)} file(s)" if files else "no file"
+        fail(f"{', '.join(map(str, args.paths))}: no session or conversation to segment"
+             f" ({found} read)", EXIT_FAILED)
     return 1 if errors or summary.conversations == 0 else 0

@@ -291,6 +291,7 @@ def score_files(files: Sequence[Path], report: Any,
                                      initargs=initargs):
         for item in items:
             report.add(item)
-        if progress is not None:
-            progress.update(nbytes, len(items))
+        if progress is not None:  # counts cases: an invalid line is none
+            progress.update(nbytes, sum(item is not None and not isinstance(item, Invalid)
+                                        for item in items))
     report.elapsed_s = time.perf_counter() - started
