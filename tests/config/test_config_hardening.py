@@ -11,7 +11,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any, List
+from typing import Any, Dict, List
 
 import pytest
 
@@ -161,6 +161,26 @@ def test_every_problem_of_a_rule_is_reported() -> None:
         f"{P}[0]: limits.max_turn_bytes must be in [256, 65536], got 10",
         f"{P}[0]: limits.max_input_bytes must be in [1024, 1048576], got 5",
     ]
+
+
+@pytest.mark.parametrize(("thresholds", "problems"), [
+    ({"continuation": "high", "change": -1},
+     ["thresholds.continuation must be a number, got string",
+      "thresholds must satisfy 0 <= change < 1, got change=-1"]),
+    ({"continuation": 1.5, "change": [0.1]},
+     ["thresholds.change must be a number, got list",
+      "thresholds must satisfy 0 < continuation < 1, got continuation=1.5"]),
+    ({"continuation": 0, "change": None},  # change defaults: the pair is checked
+     ["thresholds must satisfy 0 <= change < continuation < 1, got change=0.08"
+      " continuation=0"]),
+    ({"continuation": "high", "change": 0.5}, ["thresholds.continuation must be a number,"
+                                                " got string"]),  # 0.5 alone is fine
+])
+def test_a_threshold_type_error_hides_no_range_error_of_the_other(
+        thresholds: Dict[str, Any], problems: List[str]) -> None:
+    """The pair's order needs both numbers; each one's own bounds do not."""
+    rule = {"name": "a", "thresholds": thresholds}
+    assert issues(parse_topic_continuity_rules, [rule]) == [f"{P}[0]: {p}" for p in problems]
 
 
 def test_the_rule_constructor_reports_every_problem() -> None:

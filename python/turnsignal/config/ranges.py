@@ -36,9 +36,15 @@ def range_problems(continuation: Optional[float], change: Optional[float],
     them are skipped.
     """
     problems: List[str] = []
-    if not unreadable & {"continuation", "change"}:
+    unread = unreadable & {"continuation", "change"}
+    if not unread:
         _add(problems, threshold_problem(_given(continuation, DEFAULT_CONTINUATION),
                                          _given(change, DEFAULT_CHANGE)))
+    elif unread == {"continuation"} and change is not None:
+        _add(problems, _lone_threshold_problem("change", change, "0 <= change < 1"))
+    elif unread == {"change"} and continuation is not None:
+        _add(problems, _lone_threshold_problem("continuation", continuation,
+                                               "0 < continuation < 1"))
     given = {key: value for key, value in (("max_prior_turns", max_prior_turns),
                                            ("max_turn_bytes", max_turn_bytes),
                                            ("max_input_bytes", max_input_bytes))
@@ -84,6 +90,16 @@ def threshold_problem(continuation: float, change: float) -> Optional[str]:
         return None
     return ("thresholds must satisfy 0 <= change < continuation < 1, got"
             f" change={format_go_float(change)} continuation={format_go_float(continuation)}")
+
+
+def _lone_threshold_problem(key: str, value: float, bounds: str) -> Optional[str]:
+    """The bounds one threshold has on its own, checked when the other has a
+    type error (already reported): that error must not hide this one. The
+    pair's order is checked only when both are numbers."""
+    low_ok = value >= 0 if key == "change" else value > 0
+    if low_ok and value < 1:  # NaN fails both, so this is also the finite check
+        return None
+    return f"thresholds must satisfy {bounds}, got {key}={format_go_float(value)}"
 
 
 def prior_turns_problem(prior: int) -> Optional[str]:
