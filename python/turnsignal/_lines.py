@@ -36,12 +36,16 @@ from turnsignal.errors import InputFileError
 
 __all__ = ["GZIP_ERRORS", "MAX_LINE_BYTES", "OPEN_FLAGS", "BoundedLines", "ParsedLines",
            "PathLike", "lines_of", "not_regular", "open_lines", "open_stream", "parse_lines",
-           "path_list", "read_lines", "salvaged_lines"]
+           "path_list", "read_lines", "salvaged_lines", "wide_text_problem"]
 
 PathLike = Union[str, "os.PathLike[str]"]
 #: What damaged gzip data raises while it is read.
 GZIP_ERRORS = (EOFError, zlib.error, gzip.BadGzipFile)
 _GZIP_MAGIC = b"\x1f\x8b"
+#: Byte order marks of the wide encodings, UTF-32 first (its little-endian
+#: mark begins with UTF-16's).
+_WIDE_MARKS = ((b"\xff\xfe\x00\x00", "UTF-32"), (b"\x00\x00\xfe\xff", "UTF-32"),
+               (b"\xff\xfe", "UTF-16"), (b"\xfe\xff", "UTF-16"))
 #: How a file from outside is opened: regular files ignore ``O_NONBLOCK``; a
 #: FIFO opened with it does not wait for a writer (the caller then refuses it).
 OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
@@ -114,6 +118,8 @@ class BoundedLines:
             if not raw:
                 return
             number += 1
+            if number == 1 and (wide := wide_text_problem(raw[:4], self._where)):
+                raise wide
             if len(raw) > limit and not raw.endswith(b"\n"):
                 raise InputFileError(self._where, f"line {number} is longer than {limit:,}"
                                                   " bytes (the limit)")
@@ -133,6 +139,21 @@ class BoundedLines:
 
     def __exit__(self, *exc: Any) -> None:
         self.close()
+
+
+def wide_text_problem(head: bytes, where: str) -> Optional[InputFileError]:
+    """The error for a JSON-lines file in UTF-16 or UTF-32, told by its first
+    bytes (a byte order mark, or a NUL among the first two: JSON text starts
+    with an ASCII character), or None. Such a file cannot be split into
+    lines (its newline is two or four bytes), so it is refused as a whole
+    rather than read as a first line and a run of bad ones."""
+    name = next((name for mark, name in _WIDE_MARKS if head.startswith(mark)), None)
+    if name is None and b"\x00" in head[:2]:
+        name = "UTF-16 or UTF-32"
+    if name is None:
+        return None
+    return InputFileError(where, f"{name} text: JSON lines must be UTF-8 (a byte order"
+                                 " mark at the start aside); convert the file, e.g. with iconv")
 
 
 def not_regular(mode: int) -> Optional[str]:
@@ -257,6 +278,8 @@ class _GzipLines:
             raw = self._gzip.readline(size)
         except GZIP_ERRORS:
             raise _corrupt(self._where, self._lines) from None
+        if not self._lines and (wide := wide_text_problem(raw[:4], self._where)):
+            raise wide
         self._lines += raw.endswith(b"\n")
         return raw
 
@@ -271,5 +294,10 @@ def open_stream(handle: BinaryIO, where: str) -> Any:
     ``where``."""
     if not hasattr(handle, "peek"):  # a raw or in-memory stream: buffered to look ahead
         handle = io.BufferedReader(handle)  # type: ignore[arg-type]
-    head = handle.peek(2)[:2]  # type: ignore[attr-defined]
-    return _GzipLines(handle, where) if head == _GZIP_MAGIC else handle
+    head = handle.peek(4)[:4]  # type: ignore[attr-defined]
+    if head[:2] == _GZIP_MAGIC:
+        return _GzipLines(handle, where)  # its text is checked as it is read
+    wide = wide_text_problem(head, where)
+    if wide is not None:
+        raise wide
+    return handle

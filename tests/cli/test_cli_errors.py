@@ -592,3 +592,35 @@ def test_a_usage_error_is_one_line(arguments: List[str], problem: str) -> None:
     assert done.returncode == EXIT_USAGE
     assert _one_line(done.stderr) == f"turnsignal: {problem}"
 
+
+@pytest.mark.parametrize("name", sorted(set(COMMANDS) - {"evaluate"}))
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be", "utf-32"])
+@pytest.mark.parametrize("gzipped", [False, True], ids=["plain", "gzip"])
+def test_a_wide_json_lines_file_is_refused_whole(name: str, encoding: str, gzipped: bool,
+                                                  tmp_path: Path) -> None:
+    """A JSON-lines file in UTF-16 or UTF-32 (with a byte order mark, or
+    without one) cannot be split into lines: every command refuses it as a
+    whole, instead of one good line and bad ones (or, where a NUL-led line
+    decoded as UTF-16-BE, cases made of shifted bytes)."""
+    command = _command(name, tmp_path)
+    raw = Path(command[-1]).read_bytes()
+    text = (gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw).decode("utf-8")
+    data = text.encode(encoding)
+    wide = tmp_path / ("wide.jsonl.gz" if gzipped else "wide.jsonl")
+    wide.write_bytes(gzip.compress(data) if gzipped else data)
+    done = _cli(*command[:-1], str(wide))
+    assert done.returncode == EXIT_USAGE
+    named = {"utf-32": "UTF-32", "utf-16": "UTF-16"}.get(encoding, "UTF-16 or UTF-32")
+    assert _one_line(done.stderr) == (f"turnsignal: {wide}: {named} text: JSON lines must be"
+                                      " UTF-8 (a byte order mark at the start aside); convert"
+                                      " the file, e.g. with iconv")
+
+
+def test_a_wide_request_is_still_read() -> None:
+    """One JSON document (evaluate's request) in UTF-16 is told by its first
+    bytes and read, as Python's parser reads it."""
+    data = Path(REQUEST).read_text(encoding="utf-8").encode("utf-16")
+    done = subprocess.run([*CLI, "evaluate", "-"], input=data, capture_output=True,
+                          timeout=300, check=False, cwd=ROOT)
+    assert done.returncode == 0 and done.stdout == _cli("evaluate", REQUEST).stdout.encode()
+
