@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence, TypeVar
+from typing import Any, Callable, Sequence, Tuple, TypeVar
 
 _T = TypeVar("_T")
 
@@ -26,6 +26,11 @@ class WireFormatError(TurnsignalError, ValueError):
         self.path = path
         self.problem = problem
         super().__init__(f"{path}: {problem}" if path else problem)
+
+    def __reduce__(self) -> Tuple[Any, Tuple[str, str]]:
+        # Pickled with its own arguments (not the message), so that it crosses
+        # to another process whole: a worker pool, a Ray task.
+        return type(self), (self.path, self.problem)
 
 
 def unreadable(error: BaseException, path: str = "") -> WireFormatError:
@@ -75,6 +80,9 @@ class ConfigError(TurnsignalError, ValueError):
             raise ValueError("ConfigError needs at least one issue")
         super().__init__("\n".join(str(issue) for issue in self.issues))
 
+    def __reduce__(self) -> Tuple[Any, Tuple[Tuple[ConfigIssue, ...]]]:
+        return type(self), (self.issues,)
+
 
 def unreadable_issue(error: BaseException, path: str) -> ConfigIssue:
     """A configuration value of the caller's raised while being read (a
@@ -105,3 +113,6 @@ class InputFileError(TurnsignalError, ValueError):
         self.path = path
         self.problem = problem
         super().__init__(f"{path}: {problem}")
+
+    def __reduce__(self) -> Tuple[Any, Tuple[str, str]]:
+        return type(self), (self.path, self.problem)
