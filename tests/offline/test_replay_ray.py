@@ -28,7 +28,7 @@ from test_replay_batch_lines import ANTHROPIC, CHAT
 
 from support.environment import IN_CI, ROOT
 from turnsignal.cli import main
-from turnsignal.errors import ConfigError
+from turnsignal.errors import ConfigError, InputFileError
 from turnsignal.history_reset import HistoryReset
 from turnsignal.offline.replay import replay
 
@@ -413,6 +413,109 @@ def test_cli_problems_found_before_anything_is_written(cluster: Cluster, log: Pa
     (out / "old.jsonl").write_text("{}\n")
     assert main([*ray_run, str(log)]) == 2
     assert "output directory is not empty" in capsys.readouterr().err
+
+
+def test_cli_no_input_file_is_refused_before_ray_starts(tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch,
+                                                         capsys: pytest.CaptureFixture) -> None:
+    """Folders holding no input file (empty, or only names Ray skips) are a
+    user error naming them, found before any cluster is joined or started."""
+    import turnsignal.cli.replay_ray as replay_ray
+    import turnsignal.offline.ray as tsray
+
+    def never(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("Ray was used for a run with no input file")
+
+    monkeypatch.setattr(replay_ray, "_connect", never)
+    monkeypatch.setattr(tsray, "replay_files", never)
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    markers = tmp_path / "markers"
+    (markers / ".cache").mkdir(parents=True)
+    (markers / "_SUCCESS").write_text("")
+    (markers / ".cache" / "a.jsonl").write_text("{}\n")
+    out = tmp_path / "out"
+    assert main(["replay", "--engine", "ray", str(empty), "-o", str(out)]) == 2
+    assert capsys.readouterr().err == (
+        f"turnsignal: {empty}: no input files (folders are searched recursively, skipping"
+        " names that start with . or _)\n")
+    assert main(["replay", "--engine", "ray", str(empty), str(markers), "-o", str(out)]) == 2
+    assert capsys.readouterr().err.startswith(f"turnsignal: {empty}, {markers}: no input files")
+    assert not out.exists()
+    with pytest.raises(FileNotFoundError, match="no input files"):
+        read_log([str(empty)])
+
+
+def _truncated_gzip(source: Path, path: Path) -> Path:
+    data = gzip.compress(source.read_bytes())
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data[:len(data) // 2])
+    return path
+
+
+def test_truncated_gzip_is_a_user_error_naming_the_file(cluster: Cluster, small_log: Path,
+                                                         tmp_path: Path,
+                                                         capsys: pytest.CaptureFixture) -> None:
+    """As with the local engine: one line naming the file and how many
+    complete lines it held, exit 2, none of Ray's logs of the failed task."""
+    truncated = _truncated_gzip(small_log, tmp_path / "in" / "day1.jsonl.gz")
+    shutil.copy(small_log, tmp_path / "in" / "day0.jsonl")  # a sound file beside it
+    assert main(["replay", str(truncated), "-o", str(tmp_path / "local.jsonl")]) == 2
+    expected = capsys.readouterr().err
+    assert expected.startswith(f"turnsignal: {truncated}: truncated or corrupt gzip data (read ")
+    assert expected.count("\n") == 1 and " 0 complete lines" not in expected
+    assert main(["replay", "--engine", "ray", str(tmp_path / "in"), "-o", str(tmp_path / "out"),
+                 "--no-progress"]) == 2
+    assert capsys.readouterr().err == expected
+    with pytest.raises(InputFileError) as raised:
+        replay_files([str(truncated)], str(tmp_path / "out2"), batch_size=64)
+    assert f"turnsignal: {raised.value}\n" == expected and raised.value.path == str(truncated)
+
+
+def test_truncated_gzip_on_a_new_driver_prints_no_ray_traceback(cluster: Cluster,
+                                                                small_log: Path,
+                                                                tmp_path: Path) -> None:
+    """A driver of its own (as a user runs it): the workers' logs of the failed
+    read stay off its stderr too. The file is named as given (here relative,
+    below the folder given), not as the read task saw it."""
+    truncated = _truncated_gzip(small_log, tmp_path / "logs" / "day1.jsonl.gz")
+    done = subprocess.run(
+        [sys.executable, "-m", "turnsignal.cli", "replay", "--engine", "ray", "--address",
+         cluster.address, "logs/", "-o", "out"],
+        capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr and "Truncated compressed stream" not in done.stderr
+    assert "Failed to read stream" not in done.stderr and "ERROR" not in done.stderr
+    mine = [line for line in done.stderr.splitlines() if line.startswith("turnsignal:")]
+    assert mine == ["turnsignal: logs/day1.jsonl.gz: truncated or corrupt gzip data "
+                    f"(read {_complete_lines(truncated)} complete lines)"]
+    assert done.stderr.splitlines()[-1] == mine[0]
+
+
+def _complete_lines(path: Path) -> int:
+    lines = 0
+    with gzip.open(path, "rb") as stream:
+        try:
+            for raw in stream:
+                lines += raw.endswith(b"\n")
+        except EOFError:
+            pass
+    return lines
+
+
+def test_gzip_is_told_by_its_first_bytes_as_the_local_engine_tells_it(
+        cluster: Cluster, small_log: Path, tmp_path: Path) -> None:
+    """Gzip data under a name without ``.gz`` is read, and plain text under a
+    ``.gz`` name too, as the local engine reads them."""
+    local, _ = _local(small_log, "native")
+    inputs = tmp_path / "in"
+    inputs.mkdir()
+    (inputs / "zipped.jsonl").write_bytes(gzip.compress(small_log.read_bytes()))
+    shutil.copy(small_log, inputs / "plain.jsonl.gz")
+    replay_files([str(inputs)], str(tmp_path / "out"), batch_size=64, implementation="native")
+    records = _jsonl_output(tmp_path / "out")
+    for name in ("zipped.jsonl", "plain.jsonl.gz"):
+        _same([r for r in records if Path(r["source"]).name == name], local)
 
 
 def test_cli_parquet_without_the_column(cluster: Cluster, tmp_path: Path,

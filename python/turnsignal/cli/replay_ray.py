@@ -11,11 +11,12 @@ import argparse
 import logging
 import os
 import sys
-from typing import Any, List, Optional
+from contextlib import contextmanager
+from typing import Any, Iterator, List, Optional
 
 from turnsignal.cli._args import checked_reset
-from turnsignal.cli._exit import describe_os_error, fail, replay_status
-from turnsignal.errors import ConfigError
+from turnsignal.cli._exit import DEBUG_VAR, describe_os_error, fail, replay_status
+from turnsignal.errors import ConfigError, InputFileError
 from turnsignal.offline.replay import build_signal
 
 __all__ = ["ENGINES", "add_arguments", "is_ray_run", "run"]
@@ -113,11 +114,12 @@ def run(args: argparse.Namespace) -> int:
             return fail(f"cannot connect to Ray{_at(args.address)}: {_message(error)}")
     try:
         _show_progress(not args.no_progress and sys.stderr.isatty())
-        summary = replay_files(
-            _inputs(args), args.output, config=topic.rules, format=args.format,
-            output_format=args.output_format or "jsonl", column=args.column or "text",
-            concurrency=args.actors, reset=reset)
-    except ConfigError as error:
+        with _errors_said_once():
+            summary = replay_files(
+                _inputs(args), args.output, config=topic.rules, format=args.format,
+                output_format=args.output_format or "jsonl", column=args.column or "text",
+                concurrency=args.actors, reset=reset)
+    except (ConfigError, InputFileError) as error:  # a truncated .gz names itself
         return fail(str(error))
     except Exception as error:  # the cluster failed us; never a traceback
         return fail(f"replay failed: {_message(error)}")
@@ -129,7 +131,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _connect(ray: Any, address: Optional[str]) -> None:
-    options: dict = {"logging_level": logging.WARNING}
+    # The workers' output stays in the session's log files: a task that
+    # fails would print its traceback there, and the error is said once, here.
+    options: dict = {"logging_level": logging.WARNING,
+                     "log_to_driver": bool(os.environ.get(DEBUG_VAR))}
     if address is None and not os.environ.get("RAY_ADDRESS"):
         options["include_dashboard"] = False  # a throw-away local cluster
     ray.init(address=address, **options)
@@ -142,6 +147,34 @@ def _show_progress(show: bool) -> None:
     if not show:  # nor Ray Data's notes on the execution, nor the warning that says so
         logging.getLogger("ray.data").setLevel(logging.WARNING)
         logging.getLogger("ray.data._internal.progress").setLevel(logging.ERROR)
+
+
+class _NoErrors(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.levelno < logging.ERROR
+
+
+@contextmanager
+def _errors_said_once() -> Iterator[None]:
+    """Ray Data logs a failed task on the console as it aborts the run (the
+    error and Ray's tracebacks, many lines); the command says it in one line
+    instead. Its console keeps the warnings, and its log file (in the Ray
+    session's ``logs/ray-data``) everything; ``TURNSIGNAL_DEBUG=1`` shows
+    it all on the console too."""
+    if os.environ.get(DEBUG_VAR):
+        yield
+        return
+    quiet = _NoErrors()
+    consoles = [handler for handler in logging.getLogger("ray.data").handlers
+                if isinstance(handler, logging.StreamHandler)
+                and not isinstance(handler, logging.FileHandler)]
+    for handler in consoles:
+        handler.addFilter(quiet)
+    try:
+        yield
+    finally:
+        for handler in consoles:
+            handler.removeFilter(quiet)
 
 
 def _at(address: Optional[str]) -> str:

@@ -8,13 +8,18 @@ numbered from 1 in each file, so each row can be evaluated and reported on
 its own. Files are streamed in blocks of ``lines_per_block`` lines, so a read
 task holds one block at a time whatever the file size.
 
-JSON lines may be gzip-compressed (``.gz``, decompressed on the fly). A
+JSON lines may be gzip-compressed, decompressed on the fly and told by
+their first bytes, not their name, as the local engine tells them: the
+read task gunzips them itself, so that truncated or corrupt gzip data is an
+``InputFileError`` naming the file and how many complete lines it held
+(Arrow, which Ray Data would use for a ``.gz`` name, says neither). A
 Parquet file holds one log line per row in a string or binary column
 (``text`` by default); its rows are numbered from 1 like lines.
 """
 
 from __future__ import annotations
 
+import errno
 import inspect
 import io
 import os
@@ -23,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Sequence, Tuple
 from ray.data import Dataset, read_datasource
 from ray.data.datasource import FileBasedDatasource
 
-from turnsignal._lines import not_found
+from turnsignal._lines import not_found, open_stream
 from turnsignal.offline.ray.batches import LINE_COLUMN, TEXT_COLUMN
 from turnsignal.offline.replay import iter_lines
 
@@ -31,7 +36,7 @@ if TYPE_CHECKING:  # pragma: no cover
     import pyarrow
 
 __all__ = ["DEFAULT_LINES_PER_BLOCK", "SOURCE_COLUMN", "check_parquet_columns", "expand_inputs",
-           "read_log"]
+           "given_name", "read_log"]
 
 #: Lines per block: ~1 MB of typical requests, ~0.1 s of evaluation per batch,
 #: so per-batch overheads stay around 1 %.
@@ -81,6 +86,17 @@ class _RawStream(io.RawIOBase):
         return len(data)
 
 
+def _named_compression(path: str) -> Any:
+    """The compression Ray Data would undo for this name (as its
+    ``infer_compression``): Arrow's codec for the extension, or snappy."""
+    import pyarrow
+
+    try:
+        return pyarrow.Codec.detect(path).name
+    except (ValueError, TypeError):
+        return "snappy" if path.endswith(".snappy") else None
+
+
 class JsonLinesDatasource(FileBasedDatasource):
     """JSON-lines files, plain or gzip, as ``(source, line, text)`` rows."""
 
@@ -89,10 +105,21 @@ class JsonLinesDatasource(FileBasedDatasource):
         super().__init__(list(paths), **kwargs)
         self._lines_per_block = lines_per_block
 
+    def _open_input_source(self, filesystem: Any, path: str, **open_args: Any) -> Any:
+        """The file's bytes as stored, gunzipped by ``_read_stream``; a file
+        named for another codec (``.bz2``, ``.zst``, ...) as Ray opens it."""
+        if open_args.get("compression") is None and _named_compression(path) in (None, "gzip"):
+            open_args["compression"] = None
+            return filesystem.open_input_stream(path, **open_args)
+        return super()._open_input_source(filesystem, path, **open_args)
+
     def _read_stream(self, f: Any, path: str) -> Iterator[pyarrow.Table]:
         numbers: List[int] = []
         texts: List[bytes] = []
-        stream = io.BufferedReader(_RawStream(f), buffer_size=_READ_BUFFER)
+        # Gunzipped when it starts like gzip; damaged gzip data raises an
+        # InputFileError naming the file and its complete lines (it reaches
+        # the driver whole: see replay_files).
+        stream = open_stream(io.BufferedReader(_RawStream(f), buffer_size=_READ_BUFFER), path)
         for number, raw in iter_lines(stream):
             numbers.append(number)
             texts.append(raw)
@@ -164,7 +191,8 @@ def check_parquet_columns(files: Sequence[str], column: str) -> None:
 def expand_inputs(inputs: Sequence[str]) -> Tuple[List[str], List[str]]:
     """``(json_lines_files, parquet_files)`` of files and directories
     (searched recursively, skipping names that start with ``.`` or ``_``,
-    as Ray does). Raises ``FileNotFoundError`` for a missing input."""
+    as Ray does). Raises ``FileNotFoundError`` for a missing input, and when
+    the inputs hold no file at all (empty folders), naming them."""
     import pyarrow.fs
 
     lines: List[str] = []
@@ -184,6 +212,10 @@ def expand_inputs(inputs: Sequence[str]) -> Tuple[List[str], List[str]]:
         for name in found:
             located = _with_scheme(given, name)
             (parquet if name.endswith(_PARQUET_SUFFIX) else lines).append(located)
+    if not lines and not parquet:
+        raise FileNotFoundError(errno.ENOENT, "no input files (folders are searched "
+                                "recursively, skipping names that start with . or _)",
+                                ", ".join(inputs) or None)
     return lines, parquet
 
 
@@ -199,6 +231,20 @@ def _with_scheme(given: str, path: str) -> str:
     """A remote file's URI (Ray resolves the filesystem from it); a local path as is."""
     if "://" in given:
         return f"{given.split('://', 1)[0]}://{path}"
+    return path
+
+
+def given_name(path: str, inputs: Sequence[str]) -> str:
+    """A file Ray read (``path`` as a read task sees it: absolute, or a
+    remote one without its scheme) named as the user named it: the input
+    given, or below the folder given; ``path`` itself when neither."""
+    for given in inputs:
+        root = given.split("://", 1)[1] if "://" in given else os.path.abspath(given)
+        root = root.rstrip("/")
+        if path == root:
+            return given
+        if root and path.startswith(root + "/"):
+            return given.rstrip("/") + path[len(root):]
     return path
 
 
@@ -221,6 +267,4 @@ def read_log(inputs: Sequence[str], *, column: str = TEXT_COLUMN,
         parts.append(read_datasource(
             ParquetLinesDatasource(parquet, column=column, lines_per_block=lines_per_block),
             **_NO_CPU))
-    if not parts:
-        raise FileNotFoundError(f"no input files in: {', '.join(inputs)}")
     return parts[0].union(*parts[1:]) if len(parts) > 1 else parts[0]
