@@ -2,22 +2,27 @@
 
 from __future__ import annotations
 
+import gzip
 import importlib.util
 import json
+import pickle
 import re
+import zlib
 from collections import Counter
 from pathlib import Path
 from typing import Any, Dict, List
 
 import pytest
 from drift_helpers import HISTORY, answer
+from drift_helpers import PLAIN as PLAIN_REQUEST
 from drift_stub_server import StubServer, reply, serving, status
 
 from support.environment import ROOT
 from turnsignal import TopicContinuity
 from turnsignal.cli import main
 from turnsignal.drift import DEFAULT_TOPIC_RULE, Basis, DriftClassifier
-from turnsignal.drift.eval import evaluate_cases, read_cases
+from turnsignal.drift.eval import DriftDatasetError, LabeledCase, evaluate_cases, read_cases
+from turnsignal.drift.types import Classification
 
 LABELED = ROOT / "tests" / "data" / "drift" / "labeled.jsonl"
 
@@ -192,7 +197,10 @@ def test_harness_with_a_model(tmp_path: Path, server: StubServer,
     ('{"id": "x", "label": "maybe", "request": {}}\n', 'bad.jsonl:1: "label" must be one of'),
     ('\n{"id": 3}\n', 'bad.jsonl:2: "id" must be a string'),
     ('{"id": "x", "label": "drift"}\n', '"request" is required'),
-    ('{"id": "x", "label": "drift", "request": {"messages": 5}}\n', "case 'x': messages"),
+    ('{"id": "x", "label": "drift", "request": {"messages": 5}}\n',
+     "bad.jsonl:1: request.messages: expected a list"),
+    ('{"id": "x", "label": "drift", "request": {}, "format": "chatml"}\n',
+     'bad.jsonl:1: "format" must be one of auto, openai'),
     ('{"id": "x", "label": "drift", "request": {}, "now": "soon"}\n', "not an ISO 8601"),
 ])
 def test_harness_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str,
@@ -215,3 +223,63 @@ def test_harness_missing_file_and_empty_file(tmp_path: Path,
     assert "no labeled case found" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["eval-drift", str(empty), "--timeout", "-1"])
+
+
+def test_cases_know_their_file_and_line(tmp_path: Path) -> None:
+    path = _write(tmp_path / "small.jsonl", SMALL)
+    path.write_text("\n" + path.read_text(encoding="utf-8"), encoding="utf-8")
+    cases = list(read_cases([path]))
+    assert [(case.source, case.line) for case in cases] == [(str(path), n) for n in range(2, 7)]
+    # Where a case was read is no part of what it is.
+    assert cases[0] == LabeledCase(cases[0].id, cases[0].label, cases[0].request,
+                                   cases[0].format, split=cases[0].split)
+
+
+@pytest.mark.parametrize(("case", "problem"), [
+    (LabeledCase("secret-id", Classification.DRIFT, {"messages": "secret text"}),
+     "request.messages: expected a list, got string"),
+    (LabeledCase("secret-id", Classification.DRIFT, "secret text"),
+     "request: expected a mapping, got string: a request's JSON text is parsed first"
+     " (json.loads)"),
+    (LabeledCase("secret-id", Classification.DRIFT, PLAIN_REQUEST, format="secret-format"),
+     '"format" must be one of auto, openai, anthropic, responses, neutral'),
+])
+def test_a_case_that_cannot_be_classified_is_named_never_quoted(
+        tmp_path: Path, implementation: str, case: LabeledCase, problem: str) -> None:
+    """Read from a file, a case is named by its file and line; made by the
+    caller, by its place among the cases. Neither its id nor its values are
+    quoted (they are the caller's data)."""
+    classifier = _marker_rule(DEFAULT_TOPIC_RULE, implementation)
+    good = LabeledCase("good", Classification.NEITHER, PLAIN_REQUEST)
+    with pytest.raises(DriftDatasetError) as raised:
+        evaluate_cases([good, case], classifier)
+    assert str(raised.value) == f"case 2: {problem}"
+    assert "secret" not in str(raised.value)
+    path = tmp_path / "cases.jsonl"
+    record = {"id": case.id, "label": case.label.value, "request": case.request,
+              "format": case.format}
+    path.write_text(json.dumps({"id": "good", "label": "neither", "request": PLAIN_REQUEST})
+                    + "\n" + json.dumps(record) + "\n", encoding="utf-8")
+    with pytest.raises(DriftDatasetError) as raised:
+        evaluate_cases(read_cases([path]), classifier)
+    assert str(raised.value) == f"{path}:2: {problem}"
+    assert (raised.value.path, raised.value.line) == (str(path), 2)
+
+
+def test_a_truncated_gzip_case_file_says_how_far_it_was_read(tmp_path: Path) -> None:
+    data = "".join(json.dumps(c) + "\n" for c in SMALL * 200).encode()
+    whole = gzip.compress(data)
+    path = tmp_path / "cut.jsonl.gz"
+    path.write_bytes(whole[: len(whole) // 2])
+    lines = zlib.decompressobj(wbits=31).decompress(whole[: len(whole) // 2]).count(b"\n")
+    with pytest.raises(DriftDatasetError) as raised:
+        list(read_cases([path]))
+    assert str(raised.value) == (f"{path}: truncated or corrupt gzip data"
+                                 f" (read {lines} complete lines)")
+
+
+def test_a_dataset_error_pickles_whole() -> None:
+    error = DriftDatasetError("cases.jsonl", 3, '"label" must be one of drift')
+    copy = pickle.loads(pickle.dumps(error))
+    assert (type(copy), str(copy)) == (DriftDatasetError, str(error))
+    assert (copy.path, copy.line, copy.problem) == (error.path, error.line, error.problem)

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import asyncio
 import importlib
+import json
 import os
+import threading
 import warnings
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,6 +17,7 @@ from drift_helpers import PLAIN, answer, threads_left_after_trickling_calls
 from drift_stub_server import StubServer, reply, serving, slow, status
 
 from support.environment import IN_CI
+from turnsignal.cli import main
 from turnsignal.drift import Basis, Classification, DriftClassifier, LiteLLMModel, Source
 
 pytestmark = pytest.mark.filterwarnings("ignore:.*ReadOnly.*:UserWarning")
@@ -81,3 +85,31 @@ def test_no_thread_outlives_its_call_on_a_trickling_server(server: StubServer) -
     acompletion in its thread's own loop, cancelled at the budget."""
     model = LiteLLMModel("openai/stub-model", api_base=server.base_url, api_key="test-key")
     assert threads_left_after_trickling_calls(server, model) == 0
+
+
+def test_eval_drift_leaves_nothing_for_the_interpreter_exit(
+        tmp_path: Path, server: StubServer, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """``turnsignal eval-drift --litellm-model`` once hung at interpreter exit:
+    a model thread abandoned at its budget was frozen inside LiteLLM while a
+    cached client's finalizer imported a module. When the command returns,
+    no model thread is left, LiteLLM's client cache is empty (its clients
+    closed and collected) and its banner setting is the caller's again; the
+    banner LiteLLM prints after a failed call never reached stdout.
+    tests/cli/test_cli_eval_drift.py runs the command in a child process."""
+    path = tmp_path / "plain.jsonl"
+    path.write_text("".join(json.dumps({"id": f"p{i}", "label": "neither", "format": "openai",
+                                        "request": PLAIN}) + "\n" for i in range(3)),
+                    encoding="utf-8")
+    monkeypatch.setenv("OPENAI_API_KEY", "test-key")
+    server.load()  # every request answered 503: each case falls back
+    banner = litellm.suppress_debug_info
+    assert main(["eval-drift", str(path), "--json", "--litellm-model", "openai/stub-model",
+                 "--base-url", server.base_url, "--timeout", "5"]) == 0
+    assert not [t for t in threading.enumerate()
+                if t.name == "turnsignal-drift-model" and t.is_alive()]
+    assert litellm.in_memory_llm_clients_cache.cache_dict == {}
+    assert litellm.suppress_debug_info is banner
+    assert len(server.requests) == 3
+    out = capsys.readouterr().out
+    assert json.loads(out)["overall"]["sources"] == {"fallback": 3}

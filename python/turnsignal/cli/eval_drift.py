@@ -4,6 +4,7 @@ on labeled cases (the rules alone, or with a model)."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 from typing import Any, Dict, Iterator, List, Optional
@@ -70,6 +71,53 @@ def _model(args: argparse.Namespace) -> Optional[Any]:
     return None
 
 
+#: How long, in all, the model calls abandoned at their budget get to end
+#: once the cases are classified (they end soon after their budget).
+MODEL_GRACE = 5.0
+
+
+@contextlib.contextmanager
+def _model_stage(args: argparse.Namespace) -> Iterator[Optional[Any]]:
+    """The model of the options (or None) while the cases are classified.
+
+    Standard output is kept for the report: while this stage lasts, whatever a
+    client library prints goes to stderr, and LiteLLM's banner on a failed
+    call ("Give Feedback / Get Help") is off. When it ends, the calls
+    abandoned at their budget are waited for (at most ``MODEL_GRACE``
+    seconds; not after Ctrl-C or SIGTERM, which end the command at once) and
+    LiteLLM's cached HTTP clients are closed, so that nothing is left for the
+    interpreter's shutdown: a model thread frozen inside LiteLLM while a
+    client's finalizer imported a module once hung the command's exit for
+    ever.
+    """
+    from turnsignal.drift.calls import wait_for_model_threads
+    from turnsignal.drift.models import LiteLLMModel, close_litellm_clients
+
+    litellm: Any = None
+    quiet = ended = False
+    with contextlib.redirect_stdout(sys.stderr):
+        try:
+            model = _model(args)
+            if isinstance(model, LiteLLMModel):
+                import litellm
+
+                quiet, litellm.suppress_debug_info = litellm.suppress_debug_info, True
+            interrupted = False
+            try:
+                yield model
+            except KeyboardInterrupt:
+                interrupted = True
+                raise
+            finally:
+                if model is not None:
+                    ended = not interrupted and wait_for_model_threads(MODEL_GRACE)
+                if litellm is not None:
+                    close_litellm_clients()
+        finally:
+            if litellm is not None and ended:  # a call still running keeps it off
+                litellm.suppress_debug_info = quiet
+
+
 def _topic_options(args: argparse.Namespace) -> Dict[str, Any]:
     """The classifier's ``topic_continuity`` / ``topic_rule`` from ``--config`` /
     ``--rule`` (none: the classifier's default rule)."""
@@ -96,12 +144,14 @@ def run(args: argparse.Namespace) -> int:
 
     progress = RunProgress("eval-drift", "cases", unit="case")
     try:
-        classifier = DriftClassifier(_model(args), timeout=args.timeout,
-                                     min_confidence=args.min_confidence, **_topic_options(args))
-        cases = [case for case in read_cases(args.paths)
-                 if args.split is None or case.split == args.split]
-        progress.add_total(len(cases))  # one bar over the cases (a model makes it long)
-        report = evaluate_cases(_counted(cases, progress), classifier)
+        with _model_stage(args) as model:
+            classifier = DriftClassifier(model, timeout=args.timeout,
+                                         min_confidence=args.min_confidence,
+                                         **_topic_options(args))
+            cases = [case for case in read_cases(args.paths)
+                     if args.split is None or case.split == args.split]
+            progress.add_total(len(cases))  # one bar over the cases (a model makes it long)
+            report = evaluate_cases(_counted(cases, progress), classifier)
     except (DriftDatasetError, ConfigError, ValueError, TypeError, ImportError) as error:
         return fail(str(error))
     finally:

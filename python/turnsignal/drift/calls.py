@@ -7,6 +7,12 @@ interpreter exit. An async model is awaited under ``asyncio.wait_for``, which
 cancels it at the deadline. Whatever goes wrong is raised here as
 ``ModelTimeout`` or the model's own exception; the classifier turns both into
 the fallback decision.
+
+A program about to exit (``turnsignal eval-drift``) first waits a moment for
+the calls it abandoned (``wait_for_model_threads``): a daemon thread still
+inside a client library when the interpreter shuts down is frozen there,
+holding whatever lock it held (an import lock inside LiteLLM once deadlocked
+the exit of the command for ever).
 """
 
 from __future__ import annotations
@@ -15,13 +21,19 @@ import asyncio
 import concurrent.futures
 import inspect
 import threading
+import time
+import weakref
 from typing import Any, Awaitable, Dict, List
 
 from turnsignal.drift.models import is_async_model
 
-__all__ = ["ModelTimeout", "call_async", "call_sync"]
+__all__ = ["ModelTimeout", "call_async", "call_sync", "wait_for_model_threads"]
 
 Messages = List[Dict[str, str]]
+#: The model threads started and not yet ended (a thread is held by
+#: ``threading`` while it runs, so the weak set keeps exactly those).
+_THREADS: weakref.WeakSet[threading.Thread] = weakref.WeakSet()
+_THREADS_LOCK = threading.Lock()
 
 
 class ModelTimeout(Exception):
@@ -57,8 +69,24 @@ def _start(model: Any, messages: Messages, timeout: float) -> concurrent.futures
         except BaseException as error:  # reported to the waiting caller
             future.set_exception(error)
 
-    threading.Thread(target=target, name="turnsignal-drift-model", daemon=True).start()
+    thread = threading.Thread(target=target, name="turnsignal-drift-model", daemon=True)
+    with _THREADS_LOCK:
+        _THREADS.add(thread)
+    thread.start()
     return future
+
+
+def wait_for_model_threads(timeout: float) -> bool:
+    """Wait at most ``timeout`` seconds in all for the model calls still running
+    in their threads (those abandoned at their budget end soon after it: the
+    adapters end their own request there); True when none is left."""
+    deadline = time.monotonic() + timeout
+    with _THREADS_LOCK:
+        threads = list(_THREADS)
+    for thread in threads:
+        if thread.is_alive():
+            thread.join(max(0.0, deadline - time.monotonic()))
+    return not any(thread.is_alive() for thread in threads)
 
 
 def call_sync(model: Any, messages: Messages, timeout: float) -> Any:

@@ -13,6 +13,8 @@ clock). The report gives precision and recall for ``drift`` and for
 ``stale_context`` separately, where ``both`` counts for each of them, the
 4×4 confusion matrix (rows: label, columns: classification), the fallback
 and skip rates, and the precision of the decisions the rules made alone.
+Every error names the file and line of the case (``cases.jsonl:3: "label"
+must be one of …``), never a value of the case.
 """
 
 from __future__ import annotations
@@ -24,25 +26,34 @@ from pathlib import Path
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 from turnsignal._json import loads
-from turnsignal._lines import GZIP_ERRORS, lines_of
+from turnsignal._lines import read_lines
 from turnsignal._rates import ratio
 from turnsignal.drift.classifier import DriftClassifier
 from turnsignal.drift.types import Classification, DriftDecision, DriftInputError, Source
 from turnsignal.drift.types import parse_timestamp as parse_time
-from turnsignal.errors import TurnsignalError
+from turnsignal.errors import InputFileError, TurnsignalError, WireFormatError
+from turnsignal.wire import FORMATS
 
 __all__ = ["DriftDatasetError", "DriftReport", "LabeledCase", "evaluate_cases", "read_cases"]
 
 LABELS = tuple(c.value for c in Classification)
 _OPTIONAL_TEXT = ("format", "session_summary", "phase", "split")
+#: What a wrong ``format`` is told (the allowed names, never the name given).
+_FORMAT_PROBLEM = '"format" must be one of ' + ", ".join(FORMATS)
 
 
 class DriftDatasetError(TurnsignalError, ValueError):
-    """A case file that cannot be read: names the file and line, never its text."""
+    """A case that cannot be read or classified: names the file and line (or,
+    for a case not read from a file, its place among the cases), never its
+    text."""
 
     def __init__(self, path: str, line: int, problem: str) -> None:
         self.path, self.line, self.problem = path, line, problem
         super().__init__(f"{path}:{line}: {problem}" if line else f"{path}: {problem}")
+
+    def __reduce__(self) -> Tuple[Any, Tuple[str, int, str]]:
+        # Pickled with its own arguments (as turnsignal.errors' errors are).
+        return type(self), (self.path, self.line, self.problem)
 
 
 @dataclass(frozen=True)
@@ -56,6 +67,9 @@ class LabeledCase:
     phase: Optional[str] = None
     now: Optional[float] = None
     split: Optional[str] = None
+    #: Where the case was read (``read_cases``): the file and its line.
+    source: Optional[str] = field(default=None, compare=False)
+    line: int = field(default=0, compare=False)
 
 
 def _case(data: Any, where: Tuple[str, int]) -> LabeledCase:
@@ -73,6 +87,8 @@ def _case(data: Any, where: Tuple[str, int]) -> LabeledCase:
     for key in _OPTIONAL_TEXT:
         if data.get(key) is not None and not isinstance(data[key], str):
             raise bad(f'"{key}" must be a string')
+    if data.get("format") and data["format"] not in FORMATS:
+        raise bad(_FORMAT_PROBLEM)
     evidence = data.get("retrieved_evidence") or []
     if not isinstance(evidence, list):
         raise bad('"retrieved_evidence" must be a list')
@@ -84,28 +100,29 @@ def _case(data: Any, where: Tuple[str, int]) -> LabeledCase:
             raise bad(str(error)) from None
     return LabeledCase(data["id"], Classification(data["label"]), data["request"],
                        data.get("format") or "auto", data.get("session_summary"),
-                       tuple(evidence), data.get("phase"), now, data.get("split"))
+                       tuple(evidence), data.get("phase"), now, data.get("split"),
+                       where[0], where[1])
 
 
 def read_cases(paths: Iterable[Union[str, Path]]) -> Iterator[LabeledCase]:
-    """Cases of JSONL files (``.jsonl`` or ``.jsonl.gz``), in order."""
+    """Cases of JSONL files (``.jsonl`` or ``.jsonl.gz``), in order, each
+    knowing its file and line. The files are read as every data file is
+    (``turnsignal._lines.read_lines``): a truncated ``.gz`` is an error naming
+    the file and how many complete lines it held."""
     for given in paths:
-        path = Path(given)
+        path = str(Path(given))
         try:
-            for number, raw in lines_of(path):
+            for number, raw in read_lines(path):
                 if not raw.strip():
                     continue
                 try:
                     data = loads(raw)
                 except ValueError as error:  # not JSON, or not UTF-8 (UnicodeDecodeError)
-                    raise DriftDatasetError(str(path), number,
+                    raise DriftDatasetError(path, number,
                                             f"not valid JSON ({type(error).__name__})") from None
-                yield _case(data, (str(path), number))
-        except GZIP_ERRORS:
-            raise DriftDatasetError(str(path), 0, "truncated or corrupt gzip data") from None
-        except OSError as error:
-            raise DriftDatasetError(str(path), 0, error.strerror or type(error).__name__) \
-                from None
+                yield _case(data, (path, number))
+        except InputFileError as error:  # unreadable, damaged gzip data, a line too long
+            raise DriftDatasetError(error.path, 0, error.problem) from None
 
 
 @dataclass
@@ -178,23 +195,39 @@ class DriftReport:
 def evaluate_cases(cases: Iterable[LabeledCase], classifier: Optional[DriftClassifier] = None,
                    **options: Any) -> DriftReport:
     """Classify every case (with ``classifier``, or one built from
-    ``options``; rules only by default) and tally the report. A request that
-    cannot be decoded raises ``DriftDatasetError`` naming the case id."""
+    ``options``; rules only by default) and tally the report. A case that
+    cannot be classified (a request that cannot be decoded, an unknown
+    format) raises ``DriftDatasetError`` naming its file and line (a case not
+    read from a file: ``case N``, its place among the cases, from 1), never
+    its values."""
     if classifier is None:
         classifier = DriftClassifier(**options)
     overall, splits = _Tally(), {}  # type: _Tally, Dict[str, _Tally]
-    for case in cases:
+    for index, case in enumerate(cases, 1):
         try:
+            if case.format not in FORMATS:  # the decoder would quote the name given
+                raise DriftInputError(_FORMAT_PROBLEM)
             decision = classifier.classify(
                 case.request, session_summary=case.session_summary,
                 retrieved_evidence=case.retrieved_evidence, phase=case.phase,
                 turn_id=case.id[:256], format=case.format, now=case.now)
         except TurnsignalError as error:
-            raise DriftDatasetError(f"case {case.id!r}", 0, str(error)) from None
+            where = (case.source, case.line) if case.source else (f"case {index}", 0)
+            raise DriftDatasetError(*where, _problem(error)) from None
         overall.add(case.label, decision)
         if case.split:
             splits.setdefault(case.split, _Tally()).add(case.label, decision)
     return DriftReport(overall.to_dict(), {k: v.to_dict() for k, v in sorted(splits.items())})
+
+
+def _problem(error: TurnsignalError) -> str:
+    """What went wrong with a case, a decoder's JSON path put under the
+    case's ``request`` (``request.messages: expected a list, got string``)."""
+    if not isinstance(error, WireFormatError):
+        return str(error)
+    path = error.path
+    where = "request" + ("" if not path else path if path.startswith("[") else "." + path)
+    return f"{where}: {error.problem}"
 
 
 def _pct(value: Optional[float]) -> str:

@@ -19,8 +19,10 @@ under the budget, whose cancellation closes the request.
 from __future__ import annotations
 
 import asyncio
+import gc
 import inspect
 import json
+import sys
 import time
 from typing import Any, Awaitable, Dict, List, Mapping, Optional, Protocol, Union
 
@@ -212,3 +214,35 @@ class LiteLLMModel(_ChatAdapter):
 
     async def _acall(self, request: Dict[str, Any]) -> str:
         return _answer_text(await self._litellm.acompletion(**request))
+
+
+def close_litellm_clients() -> None:
+    """Close the HTTP clients LiteLLM keeps in its process-wide cache and drop
+    them (LiteLLM's ``close_litellm_async_clients``, then its cache flushed
+    and collected), for a program about to exit (``turnsignal eval-drift``).
+
+    A blocking ``LiteLLMModel`` call runs in an event loop of its own, so each
+    call leaves clients bound to a loop that is closed; left to the
+    interpreter's shutdown, their finalizers import modules while daemon
+    threads are frozen, which can deadlock or crash the exit. Closed and
+    collected here, nothing is left for the shutdown. Nothing happens when
+    LiteLLM was never imported; a failure to close a client is ignored (its
+    loop may be gone), as LiteLLM's own exit handler does.
+    """
+    litellm = sys.modules.get("litellm")
+    if litellm is None:
+        return
+    close = getattr(litellm, "close_litellm_async_clients", None)
+    if close is not None:
+        loop = asyncio.new_event_loop()
+        try:
+            loop.run_until_complete(close())
+        except Exception:  # a client of a closed loop: dropped below
+            pass
+        finally:
+            loop.close()
+    cache = getattr(litellm, "in_memory_llm_clients_cache", None)
+    flush = getattr(cache, "flush_cache", None)
+    if flush is not None:
+        flush()
+    gc.collect()  # the clients' finalizers run now, while imports still work
