@@ -6,6 +6,7 @@ from typing import (
     Any,
     Callable,
     Dict,
+    FrozenSet,
     Mapping,
     NamedTuple,
     Optional,
@@ -76,7 +77,7 @@ class ConversationResults(Tuple[ConversationRuleResult, ...]):
         return super().__contains__(key)
 
     @property
-    def matched(self) -> frozenset:
+    def matched(self) -> FrozenSet[str]:
         """The names of the rules that matched."""
         return frozenset(result.name for result in self if result.matched)
 

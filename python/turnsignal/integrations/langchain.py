@@ -38,7 +38,17 @@ from __future__ import annotations
 import json
 import threading
 from collections import OrderedDict
-from typing import Any, Callable, Dict, FrozenSet, Hashable, List, Optional, Sequence, Union
+from typing import (
+    Any,
+    Dict,
+    FrozenSet,
+    Hashable,
+    List,
+    Optional,
+    Protocol,
+    Sequence,
+    Union,
+)
 
 from turnsignal.history_reset import HistoryReset
 from turnsignal.integrations._optional import require
@@ -280,10 +290,17 @@ class HistoryResetMiddleware(_middleware.AgentMiddleware):  # type: ignore[misc]
         return self.before_model(state, runtime)
 
 
+class PreModelHook(Protocol):
+    """What ``history_reset_hook`` returns: a LangGraph node, whose one
+    parameter LangGraph's node protocol names ``state``."""
+
+    def __call__(self, state: Any) -> Dict[str, Any]: ...
+
+
 def history_reset_hook(signal: Optional[Union[TopicContinuity, Router]] = None,
                        reset: Optional[HistoryReset] = None, *, update_state: bool = True,
                        on_outcome: Optional[OnOutcome] = None,
-                       ) -> Callable[[Any], Dict[str, Any]]:
+                       ) -> PreModelHook:
     """A LangGraph ``pre_model_hook``. ``update_state=True`` removes the prior
     turns from the state (``messages``); ``False`` leaves the state alone and
     sends the model the shorter history (``llm_input_messages``)."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Dict, Iterator, NamedTuple, Optional, Tuple
+from typing import Any, Dict, Iterator, NamedTuple, Optional, SupportsIndex, Tuple, Union, overload
 
 __all__ = ["START", "Judgement", "Segment", "Segmentation"]
 
@@ -91,7 +91,14 @@ class Segmentation:
     def __len__(self) -> int:
         return len(self.segments)
 
-    def __getitem__(self, index: int) -> Segment:
+    @overload
+    def __getitem__(self, index: SupportsIndex) -> Segment: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Tuple[Segment, ...]: ...
+
+    def __getitem__(self, index: Union[SupportsIndex, slice],
+                    ) -> Union[Segment, Tuple[Segment, ...]]:
         return self.segments[index]
 
     @property

@@ -76,7 +76,8 @@ class TopicContinuity:
         self.observers = as_tuple(observers)
 
     @classmethod
-    def from_config(cls, source: Union[str, os.PathLike, Mapping[str, Any], Sequence[Any]], *,
+    def from_config(cls, source: Union[str, os.PathLike[str], Mapping[str, Any], Sequence[Any]],
+                    *,
                     implementation: Optional[str] = None,
                     observers: Optional[Iterable[Any]] = None) -> TopicContinuity:
         """Rules from a YAML/JSON file, a full document (``routing: signals:
