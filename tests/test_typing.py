@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from support.environment import load_hotpath, require_module
 
 
@@ -92,3 +94,26 @@ def test_the_langgraph_hook_is_a_node_to_a_type_checker(tmp_path: Path) -> None:
         "graph = StateGraph(State)\n"
         "graph.add_node('reset', history_reset_hook())\n"))
     assert "No overload variant" not in output and ": error:" not in output, output
+
+
+@pytest.mark.slow  # mypy reads LiteLLM and LangChain: about 40 s
+def test_the_integrations_are_their_frameworks_classes(tmp_path: Path) -> None:
+    """TurnsignalLogger is a LiteLLM CustomLogger and HistoryResetMiddleware
+    a LangChain AgentMiddleware to a type checker too (their bases came from
+    optional imports and read as Any: a misspelt attribute passed)."""
+    require_module("mypy")
+    require_module("litellm")
+    require_module("langchain")
+    output = _mypy_strict(tmp_path, (
+        "from litellm.integrations.custom_logger import CustomLogger\n"
+        "from langchain.agents.middleware import AgentMiddleware\n"
+        "from turnsignal.integrations.litellm import TurnsignalLogger\n"
+        "from turnsignal.integrations.langchain import HistoryResetMiddleware\n"
+        "logger: CustomLogger = TurnsignalLogger()\n"
+        "middleware: AgentMiddleware = HistoryResetMiddleware()\n"
+        "TurnsignalLogger().reest\n"
+        "HistoryResetMiddleware().before_modle\n"))
+    errors = [line.split(": error: ")[1] for line in output.splitlines() if ": error: " in line]
+    assert len(errors) == 2, output
+    assert errors[0].startswith('"TurnsignalLogger" has no attribute "reest"'), output
+    assert errors[1].startswith('"HistoryResetMiddleware" has no attribute "before_modle"'), output

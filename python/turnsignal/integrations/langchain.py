@@ -39,6 +39,7 @@ import json
 import threading
 from collections import OrderedDict
 from typing import (
+    TYPE_CHECKING,
     Any,
     Dict,
     FrozenSet,
@@ -58,6 +59,10 @@ from turnsignal.topic_continuity import TopicContinuity
 
 _messages = require("langchain_core.messages", "langchain")
 _middleware = require("langchain.agents.middleware", "langchain")
+if TYPE_CHECKING:  # the real base, for a type checker (its module is optional at run time)
+    from langchain.agents.middleware import AgentMiddleware as _MiddlewareBase
+else:
+    _MiddlewareBase = _middleware.AgentMiddleware
 
 __all__ = ["MAX_TURN_RECORDS", "HistoryResetMiddleware", "history_reset_hook",
            "to_openai_messages"]
@@ -262,7 +267,7 @@ def _removal(messages: Sequence[Any], removed: List[int]) -> List[Any]:
     return [_messages.RemoveMessage(id=REMOVE_ALL_MESSAGES), *survivors]
 
 
-class HistoryResetMiddleware(_middleware.AgentMiddleware):  # type: ignore[misc]
+class HistoryResetMiddleware(_MiddlewareBase):
     """LangChain v1 agent middleware: ``before_model`` removes the prior
     turns from the state when the live turn starts new work.
 

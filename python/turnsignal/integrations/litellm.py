@@ -66,7 +66,7 @@ import asyncio
 import logging
 import sys
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Union
+from typing import TYPE_CHECKING, Any, Dict, List, Mapping, NamedTuple, Optional, Union
 
 from turnsignal.errors import WireFormatError
 from turnsignal.history_reset import HistoryReset, ResetOutcome
@@ -80,6 +80,10 @@ from turnsignal.router import Router, RouterEvaluation
 from turnsignal.topic_continuity import TopicContinuity
 
 _custom_logger = require("litellm.integrations.custom_logger", "litellm")
+if TYPE_CHECKING:  # the real base, for a type checker (its module is optional at run time)
+    from litellm.integrations.custom_logger import CustomLogger as _LoggerBase
+else:
+    _LoggerBase = _custom_logger.CustomLogger
 
 __all__ = ["METADATA_KEY", "TurnsignalLogger", "proxy_handler_instance"]
 
@@ -137,7 +141,7 @@ def _recorded(kwargs: Mapping[str, Any]) -> bool:
     return False
 
 
-class TurnsignalLogger(_custom_logger.CustomLogger):  # type: ignore[misc]
+class TurnsignalLogger(_LoggerBase):
     """See the module documentation. ``signal`` is a ``TopicContinuity``
     (default: ``TopicContinuity([RESET_RULE])``, evaluator hybrid.1) or a
     ``Router``; instances are safe to share between requests."""
