@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import importlib
 import sys
-from typing import Any, Tuple
+from typing import Any, List, Tuple
 
 import pytest
 
@@ -74,6 +74,7 @@ def test_span_attributes(tracing: Tuple[Any, InMemorySpanExporter], implementati
     for index, result in enumerate(evaluation.results):
         expected.update({
             f"{P}rule.{index}.signal": result.signal,
+            f"{P}rule.{index}.evaluator_version": "lexical.1",
             f"{P}rule.{index}.class": result.class_.value,
             f"{P}rule.{index}.reason": result.reason.value,
             f"{P}rule.{index}.coverage": result.coverage.value,
@@ -83,6 +84,25 @@ def test_span_attributes(tracing: Tuple[Any, InMemorySpanExporter], implementati
     assert attributes == expected
     assert attributes[P + "rule.1.signal"] == "user_only"
     assert len(evaluation.preparation_input_bytes) == 2
+
+
+@pytest.mark.parametrize(("evaluators", "said"), [
+    (["hybrid.1"], "hybrid.1"), (["lexical.2", "lexical.2"], "lexical.2"),
+    (["lexical.1", "hybrid.1", "lexical.1"], "lexical.1,hybrid.1"),
+])
+def test_the_span_names_the_evaluators_that_ran(tracing: Tuple[Any, InMemorySpanExporter],
+                                                implementation: str, evaluators: List[str],
+                                                said: str) -> None:
+    """The span said lexical.1 whatever the rules' evaluator was."""
+    tracer, exporter = tracing
+    rules = [{"name": f"r{index}", "evaluator": evaluator}
+             for index, evaluator in enumerate(evaluators)]
+    TopicContinuity(rules, implementation=implementation,
+                    observers=[OpenTelemetryObserver(tracer)]).evaluate(REQUEST)
+    attributes = exporter.get_finished_spans()[0].attributes
+    assert attributes[P + "evaluator_version"] == said
+    assert [attributes[f"{P}rule.{index}.evaluator_version"]
+            for index in range(len(evaluators))] == evaluators
 
 
 def test_no_request_id_attribute_without_one(tracing: Tuple[Any, InMemorySpanExporter],

@@ -8,10 +8,12 @@ tracer is a no-op. The parent is the span current in the caller's context.
 Attributes (all content-free; rule names are configuration):
 
 * ``turnsignal.topic_continuity.rule_count``, ``.format``,
-  ``.schema_version``, ``.evaluator_version``,
-  ``.preparation_input_bytes`` (one int per preparation);
+  ``.schema_version``, ``.evaluator_version`` (the rules' evaluators, each
+  once, in rule order, joined by commas), ``.preparation_input_bytes`` (one
+  int per preparation);
 * per rule ``i`` in declaration order, ``turnsignal.topic_continuity.rule.<i>.``
-  ``signal``, ``class``, ``reason``, ``coverage``, ``confidence``, ``fallback``;
+  ``signal``, ``evaluator_version``, ``class``, ``reason``, ``coverage``,
+  ``confidence``, ``fallback``;
 * ``turnsignal.request_id`` when the caller gave one.
 
 An internal-error result sets the span status to ERROR.
@@ -41,7 +43,7 @@ def span_attributes(evaluation: TopicContinuityEvaluation,
     attributes: Dict[str, Any] = {
         p + "rule_count": len(evaluation.results),
         p + "schema_version": SCHEMA_VERSION,
-        p + "evaluator_version": EVALUATOR_VERSION,
+        p + "evaluator_version": _evaluator_versions(evaluation),
         p + "preparation_input_bytes": list(evaluation.preparation_input_bytes),
     }
     if evaluation.format is not None:
@@ -51,12 +53,21 @@ def span_attributes(evaluation: TopicContinuityEvaluation,
     for index, result in enumerate(evaluation.results):
         rule = f"{p}rule.{index}."
         attributes[rule + "signal"] = result.signal
+        attributes[rule + "evaluator_version"] = result.evaluator_version
         attributes[rule + "class"] = result.class_.value
         attributes[rule + "reason"] = result.reason.value
         attributes[rule + "coverage"] = result.coverage.value
         attributes[rule + "confidence"] = result.confidence
         attributes[rule + "fallback"] = result.fallback
     return attributes
+
+
+def _evaluator_versions(evaluation: TopicContinuityEvaluation) -> str:
+    """The evaluators of the evaluation's rules, each once, in rule order and
+    joined by commas (``hybrid.1``; ``lexical.1,hybrid.1`` for a mixed
+    configuration): a rule's own version is its ``rule.<i>.evaluator_version``."""
+    versions = dict.fromkeys(result.evaluator_version for result in evaluation.results)
+    return ",".join(versions) or EVALUATOR_VERSION
 
 
 def _default_tracer(trace: Any) -> Any:
