@@ -73,6 +73,24 @@ def test_every_turn_gives_a_request_a_provider_accepts(implementation: str) -> N
         assert signal.evaluate(request)[0].reason != "unknown_internal_error"
 
 
+def test_a_turn_of_pasted_images_only_ends_the_request(implementation: str) -> None:
+    """Images are left out; a turn made of them alone is a user message with
+    empty text, not nothing (the request ended with the answer before it)."""
+    w = SessionWriter()
+    w.user("Fix the flaky test in tests/test_retry.py")
+    w.assistant(text("Done."), message_id="m1")
+    w.user([{"type": "image", "source": {"type": "base64", "media_type": "image/png",
+                                          "data": "iVBORw0KGgo="}}])
+    session = read_claude_code_lines(w.jsonl().splitlines())
+    turn = session.human_turns()[-1]
+    request = chat_request_at(session, turn)
+    assert request["messages"][-1] == {"role": "user", "content": ""}
+    assert [m["role"] for m in request["messages"]] == ["user", "assistant", "user"]
+    result = TopicContinuity(implementation=implementation).evaluate(request).results[0]
+    assert result.reason.value == "unknown_insufficient_text"
+    assert chat_request_at(session, turn - 1)["messages"][-1]["role"] == "assistant"
+
+
 def test_wrong_arguments_are_named_and_quote_nothing() -> None:
     """A value of the caller's is named by its type: neither its text nor its
     ``repr`` (which may raise, as may its ``__class__``) is read."""

@@ -17,6 +17,7 @@ from turnsignal.sessions import (
     EventKind,
     read_claude_code,
     read_claude_code_lines,
+    read_path,
 )
 
 
@@ -121,6 +122,33 @@ def test_invalid_lines_are_counted_and_skipped() -> None:
     assert session.stats.invalid_lines == 3
     assert session.stats.lines == 11
     assert session.human_turns() == (0, 4)
+
+
+@pytest.mark.parametrize("line", [
+    {"type": ["user"], "uuid": "x", "message": {"role": "user", "content": "hi"}},
+    {"type": "user", "uuid": 7, "message": {"role": "user", "content": "hi"}},
+    {"type": "user", "uuid": "x", "message": {"role": "user", "content": [
+        {"type": "text", "text": 5}]}},
+    {"type": "user", "uuid": "x", "message": {"role": "user", "content": [
+        {"type": "tool_result", "tool_use_id": ["c1"], "content": "ok"}]}},
+    {"type": "assistant", "uuid": "x", "message": {"id": {"m": 1}, "role": "assistant",
+                                                   "content": []}},
+    {"type": "user", "uuid": "x", "message": {"role": "user", "content": 5}},
+], ids=["type", "uuid", "text", "tool_use_id", "message_id", "content"])
+@pytest.mark.parametrize("where", ["first", "last"])
+def test_a_line_of_the_wrong_shape_is_an_invalid_line(line: dict, where: str,
+                                                      tmp_path: Path) -> None:
+    """A field of another JSON type ended the whole read (a TypeError on a
+    list used as a key, an AttributeError on a number's strip): the line is
+    counted as invalid and skipped, by every reader."""
+    lines = basic_session().jsonl().splitlines()
+    lines.insert(0 if where == "first" else len(lines), json.dumps(line))
+    session = read_claude_code_lines(lines)
+    assert session.stats.invalid_lines == 1 and session.human_turns() == (0, 4)
+    path = tmp_path / "s.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (read,) = read_path(path)  # told a Claude Code log by its first valid line
+    assert read.human_turns() == (0, 4) and read.stats.invalid_lines == 1
 
 
 def test_one_response_over_many_lines_is_one_message_with_results_in_call_order() -> None:

@@ -14,7 +14,9 @@ proxy, an SDK with a session) would send there, so the labelled turns of
   whose call it answers; a call without a result there, and a result without
   its call, are left out, so the request is one a provider accepts;
 * user text as a ``user`` message (images and other non-text parts are left
-  out: no evaluator reads them); system and developer messages kept.
+  out: no evaluator reads them; a turn of pasted images only is a ``user``
+  message with empty text, so the request still ends with the turn); system
+  and developer messages kept.
 
 Nothing is read beyond ``turn``; the work is linear in the blocks read.
 """
@@ -53,6 +55,10 @@ def chat_request_at(session: Session, turn: int, *, model: str = "session-replay
         raise IndexError(f"turn {shown} is not a message index of this session"
                          f" (0..{len(messages) - 1})")
     chat = chat_messages(messages[:turn + 1])
+    if _pasted_only(messages[turn]):
+        # A turn of pasted images only: images are left out, and without a
+        # user message the request would end with the answer before it.
+        chat.append({"role": "user", "content": ""})
     if system is not None:
         chat.insert(0, {"role": "system", "content": system})
     return {"model": model, "messages": chat}
@@ -61,6 +67,12 @@ def chat_request_at(session: Session, turn: int, *, model: str = "session-replay
 def chat_messages(messages: Sequence[Message]) -> List[ChatMessage]:
     """``messages`` as OpenAI Chat messages, paired as a provider requires."""
     return _paired(_merged(_converted(messages)))
+
+
+def _pasted_only(message: Message) -> bool:
+    """A user message of other parts (images) and no text, no tool result."""
+    return (message.role == Role.USER and bool(message.content) and not _text(message.content)
+            and all(block.type != BlockType.TOOL_RESULT for block in message.content))
 
 
 def _text(blocks: Sequence[Any]) -> str:

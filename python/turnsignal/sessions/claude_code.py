@@ -11,6 +11,7 @@ from turnsignal._lines import PathLike, open_lines, parse_lines
 from turnsignal.errors import InputFileError
 from turnsignal.sessions.claude_assemble import AssemblyCounts, assemble, result_index
 from turnsignal.sessions.claude_chain import Record, build_chains, dedupe
+from turnsignal.sessions.claude_shape import well_formed
 from turnsignal.sessions.model import ReadStats, Session
 
 __all__ = ["looks_like_claude_code", "read_claude_code", "read_claude_code_lines"]
@@ -24,7 +25,8 @@ RECORD_TYPES = frozenset({"user", "assistant", "system", "summary", "progress",
 
 def looks_like_claude_code(value: Any) -> bool:
     """Whether a parsed line is a Claude Code log line (not a request body)."""
-    return (isinstance(value, dict) and value.get("type") in RECORD_TYPES
+    return (isinstance(value, dict) and isinstance(value.get("type"), str)
+            and value["type"] in RECORD_TYPES
             and ("uuid" in value or "sessionId" in value or "leafUuid" in value
                  or "messageId" in value))
 
@@ -43,8 +45,10 @@ def read_claude_code_lines(lines: Iterable[Union[bytes, str]], *,
     an ``InputFileError``: another kind of file (a request log: ``read_path``
     reads those), which read as an empty session said nothing."""
     parsed = parse_lines(lines)
+    # A JSON object of the wrong shape (a list for a type, a number for a
+    # text) is counted as an invalid line, as a line that is not JSON is.
     objects = [Record(line, value) for line, value in parsed.records
-               if isinstance(value, dict)]
+               if isinstance(value, dict) and well_formed(value)]
     if objects and not any(looks_like_claude_code(record.data) for record in objects):
         raise InputFileError(source or "lines", f"not a Claude Code log: none of its"
                              f" {len(objects):,} JSON objects is a Claude Code line (a type"

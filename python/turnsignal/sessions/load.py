@@ -12,6 +12,7 @@ from typing import Iterable, Iterator, List, Union
 from turnsignal._json import loads
 from turnsignal._lines import GZIP_ERRORS, PathLike, given_files, open_lines
 from turnsignal.sessions.claude_code import looks_like_claude_code, read_claude_code_lines
+from turnsignal.sessions.claude_shape import well_formed
 from turnsignal.sessions.model import Session
 from turnsignal.sessions.requests import BadLine, sessions_from_json, sessions_from_lines
 
@@ -31,14 +32,20 @@ def find_files(paths: Union[PathLike, Iterable[PathLike]]) -> List[Path]:
 
 
 def _first_value(lines: Iterable[bytes]) -> object:
+    """The first JSON value among the first lines that a reader would keep:
+    an object of the wrong shape (a list for a type) is skipped, as the
+    Claude Code reader skips it, so that it does not decide the file's kind."""
     for count, raw in enumerate(lines):
         if count >= _PEEK_LINES:
             break
         if raw.strip():
             try:
-                return loads(raw)
+                value = loads(raw)
             except ValueError:
                 continue
+            if isinstance(value, dict) and not well_formed(value):
+                continue
+            return value
     return None
 
 
