@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from support.environment import require_repository
 from turnsignal import TopicContinuity
 from turnsignal.conformance import read_vectors
 
@@ -20,7 +21,7 @@ VECTORS = Path(__file__).parent / "vectors" / "synthetic.jsonl.gz"
 
 def _requests(limit: int) -> list:
     out = [DEFAULT_LIMITS]
-    for number, vector in read_vectors(VECTORS):
+    for number, vector in read_vectors(require_repository("tests", "vectors", VECTORS.name)):
         if number > limit:
             break
         out.append({"messages": vector["input"]["messages"]})

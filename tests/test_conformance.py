@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from support.environment import require_shared
+from support.environment import require_repository, require_shared
 from turnsignal.conformance import check_vector, find_vector_files, read_vectors, run_conformance
 from turnsignal.errors import InputFileError
 
@@ -27,6 +27,7 @@ def _assert_passes(path: Path, implementation: str) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("name", OWN_FILES)
 def test_own_vectors(name: str, implementation: str) -> None:
+    require_repository("tests", "vectors", name)
     _assert_passes(VECTORS / name, implementation)
 
 
@@ -38,6 +39,7 @@ def test_shared_vectors(name: str, implementation: str) -> None:
 
 @pytest.mark.parametrize("name", OWN_FILES)
 def test_own_copies_match_shared(name: str) -> None:
+    require_repository("tests", "vectors", name)
     shared = require_shared("conformance", name)
     assert (VECTORS / name).read_bytes() == shared.read_bytes(), (
         f"tests/vectors/{name} differs from {shared}: copy the new vectors in")
@@ -51,6 +53,8 @@ def test_every_shared_file_is_covered() -> None:
 
 
 def test_expected_vector_counts() -> None:
+    for name in OWN_FILES:
+        require_repository("tests", "vectors", name)
     # The conformance README's table: a truncated copy must not pass silently.
     counts = {name: sum(1 for _ in read_vectors(VECTORS / name)) for name in OWN_FILES}
     assert counts == {"synthetic.jsonl.gz": 6000, "internal-error.jsonl.gz": 400}

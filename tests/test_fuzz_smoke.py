@@ -10,7 +10,7 @@ from types import ModuleType
 
 import pytest
 
-from support.environment import ROOT, load_hotpath
+from support.environment import ROOT, load_hotpath, require_repository
 
 pytestmark = pytest.mark.slow  # the quick loop (pytest -m "not slow") leaves these out
 
@@ -54,6 +54,6 @@ def test_rust_stable_fuzz_loop_smoke() -> None:
     # mode with debug assertions and overflow checks, then fuzzes for 5 s.
     completed = subprocess.run(
         ["cargo", "run", "--quiet", "--release", "--bin", "stable_fuzz", "--", "5", "12345"],
-        cwd=ROOT / "fuzz", capture_output=True, text=True, timeout=900, check=False)
+        cwd=require_repository("fuzz"), capture_output=True, text=True, timeout=900, check=False)
     assert completed.returncode == 0, completed.stdout + completed.stderr
     assert "no crash" in completed.stdout

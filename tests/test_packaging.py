@@ -14,7 +14,7 @@ import sys
 import tarfile
 from pathlib import Path
 
-from support.environment import ROOT, require_module
+from support.environment import ROOT, require_module, require_repository
 
 TABLE = ROOT / "python" / "turnsignal" / "_data" / "static_vectors.bin"
 #: The source, plus the static vector table (int8, which does not compress).
@@ -36,6 +36,7 @@ def _maturin() -> list:
 
 
 def test_the_sdist_is_small_and_complete(tmp_path: Path) -> None:
+    require_repository(".git")  # an unpacked sdist holds its PKG-INFO: maturin refuses it
     done = subprocess.run([*_maturin(), "sdist", "--out", str(tmp_path)], cwd=ROOT,
                           capture_output=True, text=True, timeout=600, check=False)
     assert done.returncode == 0, done.stdout + done.stderr

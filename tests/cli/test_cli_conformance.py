@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from support.environment import TESTS
+from support.environment import TESTS, require_repository
 from turnsignal.cli import main
 from turnsignal.conformance import read_vectors
 
@@ -17,7 +17,7 @@ VECTORS = TESTS / "vectors"
 
 def _first_vectors(count: int) -> list:
     out = []
-    for _, vector in read_vectors(VECTORS / "synthetic.jsonl.gz"):
+    for _, vector in read_vectors(require_repository("tests", "vectors", "synthetic.jsonl.gz")):
         if "recipe_error" not in vector["expected"]:
             out.append(vector)
         if len(out) == count:
@@ -65,7 +65,8 @@ def test_no_vector_found_exits_1(tmp_path: Path, capsys: pytest.CaptureFixture) 
 
 
 def test_config_error_vector_requires_config_error(tmp_path: Path, implementation: str) -> None:
-    vector = next(v for _, v in read_vectors(VECTORS / "synthetic.jsonl.gz")
+    vector = next(v for _, v in read_vectors(require_repository("tests", "vectors",
+                                                                "synthetic.jsonl.gz"))
                   if "recipe_error" in v["expected"])
     assert main(["conformance", "--implementation", implementation,
                  str(_write(tmp_path / "ce.jsonl", [vector]))]) == 0

@@ -23,7 +23,7 @@ from typing import Any, Callable, List, Tuple
 
 import pytest
 
-from support.environment import ROOT
+from support.environment import ROOT, require_repository
 from turnsignal.cli._exit import (
     EXIT_BROKEN_PIPE,
     EXIT_FAILED,
@@ -140,6 +140,8 @@ COMMANDS = {  # each command with an input that works
 
 
 def _command(name: str, tmp_path: Path) -> List[str]:
+    if name == "conformance":
+        require_repository("tests", "vectors", VECTORS.name)
     args = list(COMMANDS[name])
     if name == "eval":
         args.append(str(_case_file(tmp_path / "cases.jsonl")))
@@ -225,7 +227,7 @@ def test_a_truncated_gzip_names_the_file(name: str, tmp_path: Path) -> None:
     elif name == "eval_drift":
         whole = gzip.compress(Path(COMMANDS[name][1]).read_bytes())
     else:
-        whole = VECTORS.read_bytes()
+        whole = require_repository("tests", "vectors", VECTORS.name).read_bytes()
     path = tmp_path / "cut.jsonl.gz"
     path.write_bytes(whole[: len(whole) // 2])
     done = _cli(COMMANDS[name][0], str(path))

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 __all__ = ["IMPLEMENTATIONS", "IN_CI", "ROOT", "TESTS", "LazyHotpath", "load_hotpath",
-           "require_module", "require_shared", "shared_dir"]
+           "require_module", "require_repository", "require_shared", "shared_dir"]
 
 ROOT = Path(__file__).resolve().parents[2]
 #: The tests' own committed data (``vectors/``, ``data/``).
@@ -38,6 +38,21 @@ def require_shared(*parts: str) -> Path:
     path = shared_dir().joinpath(*parts)
     if not path.exists():
         message = f"shared data not found: {path} (set TURNSIGNAL_SHARED)"
+        if IN_CI:
+            pytest.fail(message)
+        pytest.skip(message)
+    return path
+
+
+def require_repository(*parts: str) -> Path:
+    """A path of the repository that the sdist leaves out (the 10 MB of the
+    project's own golden vectors, the fuzz crate, the git checkout itself):
+    run from an unpacked sdist, the test that reads it skips with its
+    reason; in a checkout it is always there, and in CI it fails when not."""
+    path = ROOT.joinpath(*parts)
+    if not path.exists():
+        message = (f"{path.relative_to(ROOT)} is not in this tree: the sdist leaves it out"
+                   " (it stays in the repository)")
         if IN_CI:
             pytest.fail(message)
         pytest.skip(message)

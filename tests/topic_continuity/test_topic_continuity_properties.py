@@ -13,7 +13,7 @@ from typing import Any, Dict, List
 import pytest
 from hypothesis import given
 
-from support.environment import TESTS
+from support.environment import require_repository
 from support.hostile import check_result
 from support.strategies import RULES, conversations
 from turnsignal import Reason, TopicContinuity
@@ -84,7 +84,8 @@ print(digest.hexdigest())
 @pytest.mark.slow
 def test_results_do_not_depend_on_hash_seed(implementation: str) -> None:
     script = _SCRIPT.format(impl=implementation,
-                            vectors=str(TESTS / "vectors" / "synthetic.jsonl.gz"))
+                            vectors=str(require_repository("tests", "vectors",
+                                                           "synthetic.jsonl.gz")))
     digests = set()
     for seed in ("0", "1", "12345"):
         env = {**os.environ, "PYTHONHASHSEED": seed}
