@@ -120,9 +120,10 @@ _fallback_warned = False
 
 
 def _warn_fallback_once() -> None:
-    """One warning per process: ``import turnsignal`` resolves the default,
-    and every ``TopicContinuity()`` resolves it again; each call site would
-    otherwise print its own copy."""
+    """One warning per process, at the first use that resolves the default
+    (``turnsignal.IMPLEMENTATION``, a ``TopicContinuity()``, the command
+    line), not at ``import turnsignal``; every later use resolves it again,
+    and each call site would otherwise print its own copy."""
     global _fallback_warned
     if _fallback_warned:
         return
