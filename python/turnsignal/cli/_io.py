@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import os
 import sys
+from contextlib import ExitStack
 from typing import Any, Iterable, Optional, TextIO, Union
 
 from turnsignal._json import loads, problem
 from turnsignal._lines import MAX_LINE_BYTES
 from turnsignal.cli._exit import CommandError, NamedOutput, describe_os_error, fail
 
-__all__ = ["NamedOutput", "fail", "output_name", "read_json"]
+__all__ = ["NamedOutput", "fail", "open_output", "output_name", "read_json"]
 
 
 def read_json(source: str, stdin: TextIO = sys.stdin) -> Any:
@@ -54,3 +55,20 @@ def output_name(path: Optional[str], inputs: Iterable[Any]) -> Optional[str]:
             raise CommandError(f"{path}: is an input of this run; write the results"
                                " to another file (writing here would destroy it)")
     return path
+
+
+def open_output(stack: ExitStack, path: Optional[str], inputs: Iterable[Any]) -> Any:
+    """Where a command writes its lines: standard output for no path or
+    ``-`` (named by the exit convention), else the file ``path`` (never one
+    of ``inputs``: ``output_name``), closed with ``stack``, whose failed
+    writes name it. ``CommandError`` when it cannot be opened."""
+    name = output_name(path, inputs)
+    if name is None:
+        return sys.stdout
+    try:
+        stream = open(name, "w", encoding="utf-8")
+    except OSError as error:
+        raise CommandError(f"{name}: cannot write: {error.strerror or error}") from None
+    output = NamedOutput(stream, name)
+    stack.callback(output.close)
+    return output

@@ -34,7 +34,7 @@ from turnsignal.cli._exit import (
     fail,
     replay_status,
 )
-from turnsignal.cli._io import NamedOutput, output_name
+from turnsignal.cli._io import open_output, output_name
 from turnsignal.offline.progress import progress_bar
 from turnsignal.offline.replay import build_signal, replay
 
@@ -81,18 +81,6 @@ def _open_input(stack: ExitStack, path: str) -> Any:
     return open_stream(handle, path)
 
 
-def _open_output(stack: ExitStack, path: Optional[str]) -> NamedOutput:
-    if path is None:
-        return NamedOutput(sys.stdout, "stdout")
-    try:
-        stream = open(path, "w", encoding="utf-8")
-    except OSError as error:
-        raise CommandError(f"{path}: cannot write: {error.strerror or error}") from None
-    output = NamedOutput(stream, path)
-    stack.callback(output.close)
-    return output
-
-
 def _size(path: str, source: Any) -> Optional[int]:
     """The bytes the bar counts to: the file's size, unknown for standard
     input or a gzip file (the bar counts the lines' bytes, once gunzipped)."""
@@ -134,7 +122,7 @@ def run(args: argparse.Namespace) -> int:
     reset = checked_reset(args, topic)
     with ExitStack() as stack:
         source = _open_input(stack, args.logs)
-        output = _open_output(stack, output_name(args.output, [args.logs]))
+        output = open_output(stack, args.output, [args.logs])
         bar = progress_bar(_size(args.logs, source), "replay", enabled=not args.no_progress)
         if bar is not None:
             stack.callback(bar.close)

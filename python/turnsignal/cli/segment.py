@@ -8,11 +8,12 @@ import argparse
 import json
 import os
 import sys
-from typing import Any, List, Optional
+from contextlib import ExitStack
+from typing import Any, List, Optional, Tuple
 
 from turnsignal.cli._args import add_rule_choice
 from turnsignal.cli._exit import EXIT_FAILED, describe_os_error
-from turnsignal.cli._io import NamedOutput, fail, output_name
+from turnsignal.cli._io import fail, open_output
 from turnsignal.errors import ConfigError
 from turnsignal.wire import FORMATS
 
@@ -94,25 +95,13 @@ def _total_size(paths: List[Any]) -> Optional[int]:
         return None
 
 
-def run(args: argparse.Namespace) -> int:
+def _segment(args: argparse.Namespace, files: List[Any], segmenter: Any, output: Any,
+             ) -> Tuple[Any, List[str], List[str]]:
+    """Every file's segment lines written to ``output``; the summary and the
+    files' errors and skips, said by the caller."""
     from turnsignal.offline.progress import progress_bar
     from turnsignal.segmentation.batch import SegmentSummary, segment_files
-    from turnsignal.sessions import find_files
 
-    try:
-        segmenter = _segmenter(args)
-        files = find_files(args.paths)
-    except OSError as error:
-        return fail(describe_os_error(error))
-    except (ConfigError, ValueError) as error:
-        return fail(str(error))
-    name = output_name(args.output, files)
-    try:
-        stream = open(name, "w", encoding="utf-8") if name else sys.stdout
-    except OSError as error:
-        return fail(f"{name}: cannot write: {error.strerror or error}")
-    # A failed write (a full disk) names the file (stdout is named already).
-    output = NamedOutput(stream, name) if name else stream
     summary = SegmentSummary(segmenter)
     bar = progress_bar(_total_size(files), "segment", enabled=not args.no_progress,
                        counting="conversations")
@@ -132,8 +121,22 @@ def run(args: argparse.Namespace) -> int:
     finally:  # a closed pipe goes on up: the convention's status 141, quietly
         if bar is not None:
             bar.close()
-        if stream is not sys.stdout:
-            output.close()
+    return summary, errors, skipped
+
+
+def run(args: argparse.Namespace) -> int:
+    from turnsignal.sessions import find_files
+
+    try:
+        segmenter = _segmenter(args)
+        files = find_files(args.paths)
+    except OSError as error:
+        return fail(describe_os_error(error))
+    except (ConfigError, ValueError) as error:
+        return fail(str(error))
+    with ExitStack() as stack:
+        output = open_output(stack, args.output, files)
+        summary, errors, skipped = _segment(args, files, segmenter, output)
     for message in skipped + errors:
         fail(message)
     if not args.quiet:
