@@ -107,3 +107,17 @@ def test_wrong_arguments_are_named_and_quote_nothing() -> None:
         with pytest.raises(IndexError, match=rf"^turn {shown} is not a message index") as raised:
             chat_request_at(session(), turn)
         assert SECRET not in str(raised.value)
+
+
+def test_a_turn_with_only_orphan_results_up_to_it_is_refused() -> None:
+    """A log cut from a longer session opens with a tool result whose call it
+    does not hold: up to it there is nothing a provider accepts."""
+    w = SessionWriter()
+    w.result("c0", "output of a call before this log")
+    w.user("Now fix the failing test in tests/test_retry.py")
+    w.assistant(text("Fixed."), message_id="m1")
+    s = read_claude_code_lines(w.jsonl().splitlines())
+    with pytest.raises(ValueError, match=r"^message 0 of this session leaves no message to send"):
+        chat_request_at(s, 0, system="Be brief.")
+    assert chat_request_at(s, 1)["messages"] == [
+        {"role": "user", "content": "Now fix the failing test in tests/test_retry.py"}]

@@ -37,7 +37,8 @@ def chat_request_at(session: Session, turn: int, *, model: str = "session-replay
                     system: Optional[str] = None) -> Dict[str, Any]:
     """The request a client would send when message ``turn`` of ``session``
     (an index into ``session.messages``, e.g. one of ``human_turns()``) is
-    the newest; ``system`` is prepended as a system message when given."""
+    the newest; ``system`` is prepended as a system message when given.
+    ValueError when nothing up to ``turn`` is a message a provider accepts."""
     # type(), not isinstance: that reads a caller's __class__, which may raise.
     if not issubclass(type(session), Session):
         raise TypeError(f"session must be a Session (read_session(path)), "
@@ -55,6 +56,11 @@ def chat_request_at(session: Session, turn: int, *, model: str = "session-replay
         raise IndexError(f"turn {shown} is not a message index of this session"
                          f" (0..{len(messages) - 1})")
     chat = chat_messages(messages[:turn + 1])
+    if not chat:
+        # Only tool results whose calls the log does not hold (a session cut
+        # from a longer one): no provider accepts a request of no message.
+        raise ValueError(f"message {turn} of this session leaves no message to send: up to it"
+                         " there are only tool results without their calls")
     if _pasted_only(messages[turn]):
         # A turn of pasted images only: images are left out, and without a
         # user message the request would end with the answer before it.
