@@ -23,6 +23,7 @@ pub const IS_PRONOUN: u16 = 64;
 pub const IS_DEFINITE_DETERMINER: u16 = 128;
 pub const IS_DEPENDENCY: u16 = 256;
 pub const IS_LEAD_DEPENDENCY: u16 = 512;
+pub const IS_MARKER_LEAD: u16 = 1024;
 
 /// A lexicon of phrases, indexed by the id of their first word.
 #[derive(Default)]
@@ -52,6 +53,12 @@ pub struct LexiconSource {
     pub negation_substring_lookback: usize,
     /// hybrid.1's lead window (0: the evaluator reads no hybrid.1 cue).
     pub lead_window: usize,
+    /// hybrid.1: a change marker counts only after marker-lead words
+    /// (`IS_MARKER_LEAD`) and outside `marker_quotes` (hybrid.1 §3 item 1).
+    pub marker_leads: bool,
+    /// Opening and closing characters of the quotations a marker may not
+    /// stand in (hybrid.1 only), each a string of the two.
+    pub marker_quotes: &'static [&'static str],
 }
 
 /// The indexed lexicons of one evaluator.
@@ -79,6 +86,8 @@ pub struct Lexicons {
     pub negation_substring: &'static [&'static str],
     pub negation_substring_lookback: usize,
     pub lead_window: usize,
+    pub marker_leads: bool,
+    pub marker_quotes: &'static [&'static str],
 }
 
 impl Lexicons {
@@ -154,6 +163,8 @@ impl Lexicons {
             negation_substring: src.negation_substring,
             negation_substring_lookback: src.negation_substring_lookback,
             lead_window: src.lead_window,
+            marker_leads: src.marker_leads,
+            marker_quotes: src.marker_quotes,
             words,
         }
     }

@@ -5,9 +5,9 @@ use std::cell::RefCell;
 use crate::charclass::{self, DIGIT, LETTER};
 use crate::masking::{masked_ranges, unmasked_runs};
 pub use crate::phrase_lexicon::{lexicons, Lexicon, Lexicons, NO_WORD};
-use crate::phrase_lexicon::{IS_NEGATION, IS_WEAK};
+use crate::phrase_lexicon::{IS_MARKER_LEAD, IS_NEGATION, IS_WEAK};
 use crate::quotes::single_quote_spans;
-use crate::substrings::substring_matches;
+use crate::substrings::{substring_matches, substring_occurrences};
 pub use crate::tokens::{Token, Tokens};
 
 #[inline]
@@ -327,7 +327,7 @@ where
 struct Buffers {
     cont: Tokens,
     change: Vec<Token>,
-    occurrences: Vec<(usize, bool)>,
+    occurrences: Vec<(usize, bool, bool)>,
 }
 
 thread_local! {
@@ -381,27 +381,34 @@ where
         occurrences.extend(
             (0..t.len())
                 .filter(|&i| longest_match(t, i, &lex.change) > 0)
-                .map(|i| (i, false)),
+                .map(|i| (i, false, true)),
         );
         if !seg.is_ascii() {
-            occurrences.extend(substring_matches(
+            occurrences.extend(substring_occurrences(
                 t,
                 &cont.text,
                 lex.change_substring,
                 lex.negation_substring,
                 lex.negation_substring_lookback,
+                |before| lex.has(lex.word_id(before), IS_MARKER_LEAD),
             ));
         }
         let mut spans: Option<Vec<(usize, usize)>> = None;
-        for &(i, substring_negated) in occurrences.iter() {
+        let mut quoted: Option<Vec<(usize, usize)>> = None;
+        for &(i, substring_negated, led) in occurrences.iter() {
             let negated = substring_negated
                 || t[i.saturating_sub(lex.negation_lookback)..i]
                     .iter()
                     .any(|tok| has_flag(lex, tok, IS_NEGATION));
-            let clean = j == 0 && i >= a && i - a < lex.change_window && !negated && {
-                let sq = spans.get_or_insert_with(|| single_quote_spans(seg));
-                !in_spans(sq, t[i].offset)
-            };
+            let clean = j == 0
+                && i >= a
+                && i - a < lex.change_window
+                && !negated
+                && {
+                    let sq = spans.get_or_insert_with(|| single_quote_spans(seg));
+                    !in_spans(sq, t[i].offset)
+                }
+                && (!lex.marker_leads || led && marker_leads(seg, t, a, i, lex, &mut quoted));
             if clean {
                 any_clean = true;
             } else {
@@ -412,6 +419,89 @@ where
     f.acknowledgement = all_acks && (1..=lex.max_ack_tokens).contains(&total);
     f.change_marker = any_clean && !f.marker_ambiguous;
     f
+}
+
+/// Characters that end a sentence (or a heading's clause) for
+/// [`leads_its_sentence`].
+fn ends_sentence(c: char) -> bool {
+    matches!(
+        c,
+        '.' | '!' | '?' | ':' | ';' | '\n' | '。' | '！' | '？' | '：' | '；'
+    )
+}
+
+/// hybrid.1 §3 item 1 for the marker at token `i`: it leads its sentence
+/// and stands in no quotation of `marker_quotes` (`quoted` caches their
+/// spans for the segment).
+fn marker_leads(
+    seg: &str,
+    t: &[Token],
+    a: usize,
+    i: usize,
+    lex: &Lexicons,
+    quoted: &mut Option<Vec<(usize, usize)>>,
+) -> bool {
+    leads_its_sentence(seg, t, a, i, lex) && {
+        let spans = quoted.get_or_insert_with(|| quotation_spans(seg, lex.marker_quotes));
+        !in_spans(spans, t[i].offset)
+    }
+}
+
+/// Every token between the start of the marker's
+/// sentence and the marker (token `i`), after the leading acknowledgements
+/// (`a`), is a marker-lead word. A sentence starts after a character of
+/// [`ends_sentence`] between two tokens.
+fn leads_its_sentence(seg: &str, t: &[Token], a: usize, i: usize, lex: &Lexicons) -> bool {
+    let mut k = i;
+    while k > a {
+        if seg[t[k - 1].offset..t[k].offset].contains(ends_sentence) {
+            return true;
+        }
+        if !has_flag(lex, &t[k - 1], IS_MARKER_LEAD) {
+            return false;
+        }
+        k -= 1;
+    }
+    true
+}
+
+/// The spans of `seg` (byte offsets, sorted, half-open) from an opening
+/// character of `pairs` (each its opening and closing character) to the
+/// next closing character of its pair on the same line, the closer
+/// included; an opener with no closer on its line opens nothing, and
+/// quotations do not nest. Linear: a search stops at its closer or its
+/// line's end, and when it reaches the line's end, the later openers of its
+/// kind on that line are not searched again.
+pub fn quotation_spans(seg: &str, pairs: &[&str]) -> Vec<(usize, usize)> {
+    let kinds: Vec<(char, char)> = pairs
+        .iter()
+        .filter_map(|p| {
+            let mut cs = p.chars();
+            Some((cs.next()?, cs.next()?))
+        })
+        .collect();
+    let mut failed_until = vec![0usize; kinds.len()];
+    let mut spans = Vec::new();
+    let mut at = 0;
+    while let Some(c) = seg[at..].chars().next() {
+        let open = at;
+        let next = at + c.len_utf8();
+        at = next;
+        let kind = kinds.iter().position(|&(opener, _)| opener == c);
+        let Some(kind) = kind.filter(|&k| open >= failed_until[k]) else {
+            continue;
+        };
+        let close = kinds[kind].1;
+        match seg[next..].find([close, '\n']) {
+            Some(n) if seg[next + n..].starts_with(close) => {
+                at = next + n + close.len_utf8();
+                spans.push((open, at));
+            }
+            Some(n) => failed_until[kind] = next + n,
+            None => failed_until[kind] = seg.len(),
+        }
+    }
+    spans
 }
 
 /// Whether `off` lies in one of the sorted half-open `spans`.
@@ -536,6 +626,49 @@ mod tests {
         assert!(flags(&["", "thx"]).acknowledgement);
         assert!(!flags(&["thank", "you"]).acknowledgement);
         assert_eq!(flags(&[]), PhraseFlags::default());
+    }
+
+    #[test]
+    fn quotation_spans_pair_on_one_line_and_do_not_nest() {
+        let pairs = crate::hybrid1::lexicon::MARKER_QUOTES;
+        // „ (3 bytes) … “ (3 bytes): the closer included.
+        assert_eq!(quotation_spans("a „b“ c", pairs), vec![(2, 9)]);
+        assert_eq!(quotation_spans("«x» »y«", pairs), vec![(0, 5), (6, 11)]);
+        // No closer on the line: nothing opens, and the next line is read.
+        assert_eq!(quotation_spans("「a\n」 「b」", pairs), vec![(9, 16)]);
+        // Inside a quotation another opener is text.
+        assert_eq!(quotation_spans("«a „b» c“", pairs), vec![(0, 10)]);
+        assert!(quotation_spans("no quotes “here”", pairs).is_empty());
+        // Many unclosed openers on one line stay linear and open nothing.
+        assert!(quotation_spans(&"«".repeat(10_000), pairs).is_empty());
+    }
+
+    #[test]
+    fn hybrid1_markers_lead_their_sentence() {
+        let lex = crate::hybrid1::lexicons();
+        let flags = |s: &str| {
+            let f = phrase_flags_with(&[s], lex);
+            (f.change_marker, f.marker_ambiguous)
+        };
+        assert_eq!(flags("New topic: hiking"), (true, false));
+        assert_eq!(flags("ok so I have another question"), (true, false));
+        // Other words before it in its sentence: ambiguous.
+        assert_eq!(
+            flags("Swap number three for a different question."),
+            (false, true)
+        );
+        // A new sentence starts after '.', ':' ... and 。.
+        assert_eq!(flags("I see. Can I ask another question?"), (true, false));
+        assert_eq!(flags("讲完了。换个话题吧"), (true, false));
+        // Inside a marker quotation, or inside its token after other text.
+        assert_eq!(flags("„Neues Thema“ ist der Titel"), (false, true));
+        assert_eq!(flags("3番を別の質問に差し替えて"), (false, true));
+        assert_eq!(flags("ところで別の質問です"), (true, false));
+        // lexical.2's lexicons read no such rule.
+        let l2 = crate::lexical2::lexicons();
+        assert!(
+            phrase_flags_with(&["Swap number three for a different question."], l2).change_marker
+        );
     }
 
     #[test]

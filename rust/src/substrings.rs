@@ -16,6 +16,23 @@ pub fn substring_matches(
     negations: &[&str],
     lookback: usize,
 ) -> Vec<(usize, bool)> {
+    substring_occurrences(t, texts, markers, negations, lookback, |_| true)
+        .into_iter()
+        .map(|(owner, negated, _)| (owner, negated))
+        .collect()
+}
+
+/// [`substring_matches`], each occurrence with a third field: whether
+/// `lead_ok` accepts the part of its token before it (hybrid.1 §3 item 1;
+/// not called for an occurrence that starts its token, which is accepted).
+pub fn substring_occurrences(
+    t: &[Token],
+    texts: &str,
+    markers: &[&str],
+    negations: &[&str],
+    lookback: usize,
+    lead_ok: impl Fn(&str) -> bool,
+) -> Vec<(usize, bool, bool)> {
     let mut found = Vec::new();
     if markers.is_empty() {
         return found;
@@ -40,8 +57,10 @@ pub fn substring_matches(
             for marker in markers {
                 let mut from = 0;
                 while let Some(at) = run_text[from..].find(marker).map(|i| i + from) {
-                    let owner = owners[owners.partition_point(|&(b, _)| b <= at) - 1].1;
-                    found.push((owner, negated(&run_text, at, negations, lookback)));
+                    let (token_start, owner) =
+                        owners[owners.partition_point(|&(b, _)| b <= at) - 1];
+                    let led = at == token_start || lead_ok(&run_text[token_start..at]);
+                    found.push((owner, negated(&run_text, at, negations, lookback), led));
                     from = at + run_text[at..].chars().next().map_or(1, char::len_utf8);
                 }
             }

@@ -36,12 +36,16 @@ differential = settings(max_examples=EXAMPLES, deadline=None,
                         suppress_health_check=[HealthCheck.too_slow,
                                                HealthCheck.data_too_large])
 
-HYBRID1_WORDS = sorted({*hybrid1.CHANGE_MARKER, *hybrid1.ADDITIVE, *hybrid1.LEAD_DEPENDENCY})
+HYBRID1_WORDS = sorted({*hybrid1.CHANGE_MARKER, *hybrid1.ADDITIVE, *hybrid1.LEAD_DEPENDENCY,
+                        *hybrid1.MARKER_LEAD})
+#: The marker quotations' characters, apart and in pairs (§3 item 1).
+QUOTES = sorted({c for pair in hybrid1.MARKER_QUOTES for c in pair} | set(hybrid1.MARKER_QUOTES))
 PROSE = ["pasta", "recipe", "dinner", "grams", "person", "cook", "hiking", "trail", "weather",
          "cover letter", "warmer", "poem", "garden", "install", "fix", "README", "tests",
          "src/parser.rs", "config_loader.go", "#123", "https://example.com/a", "v1.2.3"]
 piece = st.one_of(lexical2_piece, st.sampled_from(HYBRID1_WORDS), st.sampled_from(PROSE))
-SEPARATORS = [" ", " ", " ", ", ", ". ", "? ", ": ", "\n", "'", "`", "\"", "。"]
+SEPARATORS = [" ", " ", " ", ", ", ". ", "? ", ": ", "\n", "'", "`", "\"", "。", "；", "！",
+              *QUOTES]
 text = st.lists(st.tuples(piece, st.sampled_from(SEPARATORS)), max_size=24).map(
     lambda parts: "".join(p + s for p, s in parts))
 segments = st.lists(st.one_of(text, text, text, any_text), max_size=3)
@@ -57,6 +61,11 @@ segments = st.lists(st.one_of(text, text, text, any_text), max_size=3)
 @example(["great! and the other one as well"])
 @example(["please update the build docs now"])  # "now" at index 5: the window's last
 @example(["please update the build docs today now"])  # just past it
+@example(["Swap number three for a different question."])  # a marker after other words
+@example(["I see. I have another question about fees"])  # after framing words, new sentence
+@example(["Füge einen Punkt „Neues Thema: Klassenfahrt“ hinzu."])  # inside „…“
+@example(["「新しい質問」という欄を追加して。«new topic» «"])
+@example(["3番を別の質問に差し替えて。ところで、別の質問ですが"])  # inside its token, then led
 def test_phrase_flags_and_own_cues(segs: List[str]) -> None:
     assert tuple(native.hybrid1_phrase_flags(segs)) == tuple(reference.hybrid1_phrase_flags(segs))
     assert tuple(native.hybrid1_live_cues(segs)) == tuple(reference.hybrid1_live_cues(segs))

@@ -22,6 +22,39 @@ CHANGE_MARKER: Tuple[str, ...] = (
     "tâche différente",
 )
 
+MARKER_LEAD: Tuple[str, ...] = (
+    "so", "and", "but", "also", "now", "then", "well", "oh", "ah", "hey", "hi", "hello", "hmm",
+    "um", "uh", "alright", "right", "actually", "anyway", "anyways", "btw", "by", "the", "way",
+    "besides", "next", "however", "meanwhile", "ps", "plus", "just", "please", "maybe",
+    "perhaps", "yet", "i", "i'd", "i’d", "id", "i've", "i’ve", "ive", "i'm", "i’m", "im", "we",
+    "we'd", "we’d", "we've", "we’ve", "me", "my", "let", "let's", "let’s", "lets", "can",
+    "could", "may", "might", "would", "will", "is", "it", "if", "you", "ask", "asking", "like",
+    "want", "wanna", "to", "have", "has", "got", "get", "here", "here's", "here’s", "heres",
+    "there's", "there’s", "do", "one", "more", "a", "an", "another", "quick", "small", "little",
+    "bit", "slightly", "somewhat", "totally", "completely", "entirely", "kind", "of", "sort",
+    "random", "real", "quite", "very", "super", "side", "second", "see", "understand",
+    "understood", "know", "fine", "cheers", "appreciate", "makes", "sense", "okay", "ok",
+    "thanks", "thank", "thx", "great", "good", "glad", "sure", "yes", "yeah", "yep", "cool",
+    "nice", "perfect", "awesome", "done", "switching", "switch", "changing", "change", "moving",
+    "move", "shifting", "shift", "onto", "on", "y", "pero", "ahora", "bueno", "vale", "oye",
+    "otra", "otro", "una", "un", "tengo", "te", "quiero", "quisiera", "hacer", "preguntar",
+    "puedo", "por", "cierto", "además", "también", "entonces", "pues", "bien", "hola",
+    "gracias", "mira", "gustaría", "ya", "und", "aber", "jetzt", "noch", "eine", "ein", "ich",
+    "habe", "hätte", "mal", "übrigens", "kurz", "ganz", "gut", "dann", "nun", "darf", "kann",
+    "möchte", "würde", "gern", "gerne", "zu", "etwas", "völlig", "komplett", "danke", "hallo",
+    "et", "mais", "maintenant", "alors", "bon", "autre", "j'ai", "j’ai", "ai", "je", "voudrais",
+    "aimerais", "poser", "petite", "sinon", "au", "fait", "d'ailleurs", "d’ailleurs", "tiens",
+    "donc", "puis", "ensuite", "encore", "complètement", "merci", "bonjour", "ところで", "さて",
+    "では", "じゃあ", "それでは", "あと", "また", "ちなみに", "すみません", "えっと", "그런데",
+    "근데", "그리고", "자", "이제", "아", "참", "그럼", "그러면", "저기", "혹시", "另外",
+    "还有", "還有", "对了", "對了", "顺便问一下", "順便問一下", "顺便", "順便", "好的", "那",
+    "那么", "那麼", "嗯", "好", "我们", "咱们", "我們", "咱們", "那我们", "那我們",
+)
+
+MARKER_QUOTES: Tuple[str, ...] = (
+    "„“", "«»", "»«", "‹›", "「」", "『』", "‚‘",
+)
+
 ADDITIVE: Tuple[str, ...] = (
     "too", "as well", "either",
 )

@@ -58,6 +58,11 @@ class MarkerLexicons(NamedTuple):
     reference_substring: Tuple[str, ...] = ()
     negation_substring: Tuple[str, ...] = ()
     negation_substring_lookback: int = 0
+    # hybrid.1 only (docs/hybrid1.md §3 item 1): the words that may stand
+    # between a marker and the start of its sentence (empty: no such rule),
+    # and the quotations (opening and closing character) it may not stand in.
+    marker_lead: FrozenSet[str] = frozenset()
+    marker_quotes: Tuple[str, ...] = ()
 
 
 LEXICAL1 = MarkerLexicons(STRONG_REFERENCE, ACKNOWLEDGEMENT, CHANGE_MARKER, WEAK_REFERENCE,

@@ -16,7 +16,8 @@ from turnsignal._reference.masking import (
 )
 
 __all__ = ["PhraseFlags", "Token", "change_view", "continuation_view", "leading_acks",
-           "longest_match", "phrase_flags", "substring_matches"]
+           "longest_match", "phrase_flags", "quotation_spans", "substring_matches",
+           "substring_occurrences"]
 
 _PHRASE_RUN = compile_class(
     [*_tables.LETTER, *_tables.DIGIT, (0x27, 0x27), (0x2019, 0x2019)], "+"
@@ -101,16 +102,27 @@ def substring_matches(tokens: List[Token], markers: Sequence[str], negations: Se
     """Occurrences of substring markers (lexical.2 §3.2) in the run texts of a
     view: ``(token index, negated)`` for each, in run order, then position.
     A run text is its tokens' texts joined by one space."""
-    found: List[Tuple[int, bool]] = []
+    return [(index, negated) for index, negated, _ in
+            substring_occurrences(tokens, markers, negations, lookback)]
+
+
+def substring_occurrences(tokens: List[Token], markers: Sequence[str],
+                          negations: Sequence[str] = (), lookback: int = 0,
+                          ) -> List[Tuple[int, bool, str]]:
+    """``substring_matches``, each occurrence with the part of its token's
+    text before it (empty when it starts its token): hybrid.1 §3 item 1."""
+    found: List[Tuple[int, bool, str]] = []
     start = 0
     while start < len(tokens):
         end = start
         while end < len(tokens) and tokens[end].run == tokens[start].run:
             end += 1
         owner: List[int] = []  # token index of each character of the run text
+        begins: Dict[int, int] = {}  # token index -> its first character in the run text
         for index in range(start, end):
             if index > start:
                 owner.append(-1)
+            begins[index] = len(owner)
             owner.extend([index] * len(tokens[index].text))
         text = " ".join(token.text for token in tokens[start:end])
         for marker in markers:
@@ -118,7 +130,7 @@ def substring_matches(tokens: List[Token], markers: Sequence[str], negations: Se
             while at >= 0:
                 negated = any(_negation_before(text, at, lookback, negation)
                               for negation in negations)
-                found.append((owner[at], negated))
+                found.append((owner[at], negated, text[begins[owner[at]]:at]))
                 at = text.find(marker, at + 1)
         start = end
     return found
@@ -137,20 +149,70 @@ def _change_markers(segments: Sequence[str], lex: MarkerLexicons) -> Tuple[bool,
         tokens = change_view(segment)
         quotes = single_quote_spans(segment)
         lead = leading_acks(tokens, lex.acknowledgement)
-        occurrences = [(index, False) for index in range(len(tokens))
+        occurrences = [(index, False, "") for index in range(len(tokens))
                        if longest_match(tokens, index, lex.change_marker) > 0]
         if lex.change_substring:
-            occurrences += substring_matches(tokens, lex.change_substring,
-                                             lex.negation_substring,
-                                             lex.negation_substring_lookback)
-        for index, negated in occurrences:
+            occurrences += substring_occurrences(tokens, lex.change_substring,
+                                                 lex.negation_substring,
+                                                 lex.negation_substring_lookback)
+        for index, negated, before in occurrences:
             leading = segment_index == 0 and lead <= index < lead + lex.change_leading_window
             quoted = _inside(quotes, tokens[index].offset)
-            if leading and not negated and not _negated(tokens, index, lex) and not quoted:
+            if (leading and not negated and not _negated(tokens, index, lex) and not quoted
+                    and _marker_leads(segment, tokens, lead, index, before, lex)):
                 clean = True
             else:
                 ambiguous = True
     return clean, ambiguous
+
+
+_ENDS_SENTENCE = frozenset(".!?:;\n。！？：；")
+
+
+def _marker_leads(segment: str, tokens: List[Token], lead: int, index: int, before: str,
+                  lex: MarkerLexicons) -> bool:
+    """hybrid.1 §3 item 1 (always true without ``marker_lead``): only
+    marker-lead words between the start of the marker's sentence and the
+    marker (its token's text before it included), and no quotation of
+    ``marker_quotes`` around it."""
+    if not lex.marker_lead:
+        return True
+    if before and before not in lex.marker_lead:
+        return False
+    k = index
+    while k > lead:
+        if not _ENDS_SENTENCE.isdisjoint(segment[tokens[k - 1].offset:tokens[k].offset]):
+            break
+        if tokens[k - 1].text not in lex.marker_lead:
+            return False
+        k -= 1
+    return not _inside(quotation_spans(segment, lex.marker_quotes), tokens[index].offset)
+
+
+def quotation_spans(segment: str, pairs: Sequence[str]) -> List[Range]:
+    """From an opening character of ``pairs`` (each its opening and closing
+    character) to the next closing character of its pair on the same line,
+    the closer included; an opener with no closer on its line opens nothing,
+    and quotations do not nest. Linear, as the native twin."""
+    closers = {pair[0]: pair[1] for pair in pairs}
+    failed_until = {opener: 0 for opener in closers}
+    spans: List[Range] = []
+    at = 0
+    while at < len(segment):
+        opener = segment[at]
+        at += 1
+        close = closers.get(opener)
+        if close is None or at - 1 < failed_until[opener]:
+            continue
+        end = at
+        while end < len(segment) and segment[end] != close and segment[end] != "\n":
+            end += 1
+        if end < len(segment) and segment[end] == close:
+            spans.append((at - 1, end + 1))
+            at = end + 1
+        else:
+            failed_until[opener] = end
+    return spans
 
 
 def _strong(views: List[List[Token]], lex: MarkerLexicons) -> bool:

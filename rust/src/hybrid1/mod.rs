@@ -8,14 +8,15 @@ pub mod lexicon;
 
 use std::sync::OnceLock;
 
-use crate::phrase_lexicon::{Lexicons, IS_LEAD_DEPENDENCY};
+use crate::phrase_lexicon::{Lexicons, IS_LEAD_DEPENDENCY, IS_MARKER_LEAD};
 use crate::vectors::pool::pool;
 use crate::vectors::{Pooled, Table, MAX_TEXT_BYTES, MAX_TOKENS};
 
 static HYBRID1: OnceLock<Lexicons> = OnceLock::new();
 
 /// The lexicons of hybrid.1 (§2): lexical.2's, with its own change markers,
-/// the additive phrases and the lead-dependency words.
+/// the additive phrases, the lead-dependency words and what a marker needs
+/// before it (the marker-lead words, no quotation around it).
 #[inline]
 pub fn lexicons() -> &'static Lexicons {
     HYBRID1.get_or_init(|| {
@@ -26,6 +27,9 @@ pub fn lexicons() -> &'static Lexicons {
             .flagged
             .push((lexicon::LEAD_DEPENDENCY, IS_LEAD_DEPENDENCY));
         source.lead_window = lexicon::TASK_LEAD_WINDOW;
+        source.flagged.push((lexicon::MARKER_LEAD, IS_MARKER_LEAD));
+        source.marker_leads = true;
+        source.marker_quotes = lexicon::MARKER_QUOTES;
         Lexicons::build(&source)
     })
 }

@@ -21,7 +21,9 @@ from turnsignal._reference.phrases import (
 __all__ = ["MARKERS", "Hybrid1LiveTurn", "hybrid1_live_cues", "hybrid1_phrase_flags",
            "pool_segments", "semantic", "similarities"]
 
-MARKERS = _LEXICAL2_MARKERS._replace(change_marker=phrase_index(_data.CHANGE_MARKER))
+MARKERS = _LEXICAL2_MARKERS._replace(change_marker=phrase_index(_data.CHANGE_MARKER),
+                                     marker_lead=frozenset(_data.MARKER_LEAD),
+                                     marker_quotes=_data.MARKER_QUOTES)
 ADDITIVE = phrase_index(_data.ADDITIVE)
 LEAD_DEPENDENCY = frozenset(_data.LEAD_DEPENDENCY)
 
