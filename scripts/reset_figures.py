@@ -46,6 +46,18 @@ FORMER = {"min_confidence": 0.6, "reasons": ["change_explicit_marker", "change_d
 GATES = {"former defaults": FORMER, "HistoryReset()": {}}
 
 
+def _reset(arguments: Dict[str, Any]) -> turnsignal.HistoryReset:
+    """A reset with these gates. The former defaults had no
+    ``marker_not_leading`` gate (a lexical marker anywhere in the leading
+    window reset), which no argument turns off: their row sets it aside in
+    the instance's table, so it shows what those gates did."""
+    reset = turnsignal.HistoryReset(**arguments)
+    if arguments is FORMER:
+        reset._gates = {version: gates._replace(marker_leads=False)
+                        for version, gates in reset._gates.items()}
+    return reset
+
+
 def shared_dir() -> Path:
     """The one resolution of the shared folder: ``$TURNSIGNAL_SHARED``, else
     ``../shared`` beside the checkout."""
@@ -79,7 +91,7 @@ def session_rows(cases: Sequence[Tuple[str, Dict[str, Any]]],
         evaluations = [(label, request, signal.evaluate(request, "openai"))
                        for label, request in cases]
         for gate_name, arguments in GATES.items():
-            reset = turnsignal.HistoryReset(**arguments)  # type: ignore[arg-type]
+            reset = _reset(arguments)
             safe = harmful = earlier = 0
             harmful_reasons: Counter[str] = Counter()
             for label, request, evaluation in evaluations:
@@ -110,7 +122,7 @@ def battery_rows(implementation: Optional[str]) -> List[List[object]]:
                       for _, evaluation in evaluations)
         cells: List[object] = [evaluator, len(cases), changes]
         for arguments in GATES.values():
-            reset = turnsignal.HistoryReset(**arguments)  # type: ignore[arg-type]
+            reset = _reset(arguments)
             cells.append(sum(reset.apply(request, evaluation, "openai").applied
                              for request, evaluation in evaluations))
         rows.append(cells)

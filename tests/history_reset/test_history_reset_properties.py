@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 import turnsignal
 from support.conversation_render import FORMATS, items, render
 from support.provider_rules import valid
-from support.reset_strategies import conversation
+from support.reset_strategies import LEADING_MARKERS, conversation
 from turnsignal import Class, Coverage, HistoryReset, Reason, ResetGate, TopicContinuity
 from turnsignal.model import starts_turn
 
@@ -63,6 +63,12 @@ class Shape:
     def live(self) -> int:
         return self.turn_starts[-1]
 
+    @property
+    def live_text(self) -> str:
+        """The text of the live turn's opening user message."""
+        message = turnsignal.decode([self.wire[self.live]], self.format).messages[-1]
+        return "".join(getattr(block, "text", "") for block in message.content)
+
     def with_cut(self, cut: int) -> Dict[str, Any]:
         new = dict(self.request)
         new["input" if self.format == "responses" else "messages"] = [
@@ -79,8 +85,9 @@ class Shape:
         return None
 
 
-def _first_failing_gate(result: turnsignal.TopicContinuityResult) -> Optional[ResetGate]:
-    """Gates 5-9 of docs/history-reset.md, in their order, from the table
+def _first_failing_gate(result: turnsignal.TopicContinuityResult,
+                        shape: Shape) -> Optional[ResetGate]:
+    """Gates 5-10 of docs/history-reset.md, in their order, from the table
     of default gates (the result's evaluator decides which row)."""
     if result.fallback:
         return ResetGate.FALLBACK
@@ -94,6 +101,9 @@ def _first_failing_gate(result: turnsignal.TopicContinuityResult) -> Optional[Re
         return ResetGate.LOW_CONFIDENCE
     if gates.reasons is not None and result.reason.value not in gates.reasons:
         return ResetGate.REASON_NOT_ALLOWED
+    if (gates.marker_leads and result.reason is Reason.EXPLICIT_MARKER
+            and shape.live_text not in LEADING_MARKERS):
+        return ResetGate.MARKER_NOT_LEADING
     return None
 
 
@@ -143,7 +153,8 @@ def test_apply(format: str, implementation: str, events: List[Any], data: Any) -
     outcome = RESET.apply(request, evaluation, data.draw(st.sampled_from(["auto", format])))
     assert request == before  # the caller's request is never changed
     shape = Shape(request, format)
-    _check(shape, signal, outcome, shape.live, _first_failing_gate(evaluation.results[0]))
+    _check(shape, signal, outcome, shape.live,
+           _first_failing_gate(evaluation.results[0], shape))
 
 
 @pytest.mark.parametrize("format", FORMATS)
@@ -159,7 +170,7 @@ def test_apply_turn_decides_on_the_opening(format: str, implementation: str,
     shape = Shape(request, format)
     opening = dict(request)
     opening["input" if format == "responses" else "messages"] = shape.wire[:shape.live + 1]
-    gate = _first_failing_gate(signal.evaluate(opening, format).results[0])
+    gate = _first_failing_gate(signal.evaluate(opening, format).results[0], shape)
     if outcome.basis == "turn_opening":
         _check(shape, signal, outcome, shape.live, gate)
     else:  # the live turn is not a valid tool exchange: decided as apply() would

@@ -60,6 +60,69 @@ def test_an_explicit_marker_resets_with_either_lexical_evaluator(evaluator: str,
     assert outcome.gate is ResetGate.APPLIED and outcome.removed_turns == 1
 
 
+QUIZ = [{"role": "user", "content": "Write a short quiz on the French Revolution."},
+        {"role": "assistant", "content": "Here is the quiz: 1) the fall of the Bastille,"
+                                         " 2) the Jacobins, 3) the Tennis Court Oath."}]
+
+
+def anthropic_of(history: Any, live: str) -> Dict[str, Any]:
+    return {"model": "claude-test", "max_tokens": 64,
+            "messages": [*history, {"role": "user", "content": [{"type": "text", "text": live}]}]}
+
+
+@pytest.mark.parametrize("evaluator", ["lexical.1", "lexical.2"])
+@pytest.mark.parametrize("live", ["Swap number three for a different question.",
+                                  "Make the ending completely different.",
+                                  "Teesra wala hata ke new question daalo."])
+def test_a_lexical_marker_that_does_not_lead_its_sentence_keeps_the_history(
+        evaluator: str, live: str, implementation: str) -> None:
+    """Gate 10: lexical.1 and lexical.2 count the marker wherever it stands
+    in the first words; the reset reads the live message as hybrid.1 does."""
+    signal = signal_of(evaluator, implementation)
+    for request, format in ((request_of(QUIZ, live), "openai"),
+                            (anthropic_of(QUIZ, live), "anthropic")):
+        evaluation = signal.evaluate(request, format)
+        assert evaluation.results[0].reason is Reason.EXPLICIT_MARKER
+        outcome = HistoryReset().apply(request, evaluation)
+        assert outcome.gate is ResetGate.MARKER_NOT_LEADING and not outcome.applied
+        assert outcome.request is request
+        # An argument that names the reason does not turn the gate off.
+        assert HistoryReset(reasons=["change_explicit_marker"]).apply(
+            request, evaluation).gate is ResetGate.MARKER_NOT_LEADING
+    led = request_of(QUIZ, "OK, so, a new topic: how do I bake sourdough bread?")
+    assert HistoryReset().apply(led, signal.evaluate(led)).applied
+
+
+def test_the_marker_gate_follows_the_reason_gate(implementation: str) -> None:
+    request = request_of(QUIZ, "Swap number three for a different question.")
+    evaluation = signal_of("lexical.1", implementation).evaluate(request)
+    assert HistoryReset(reasons=["change_disjoint"]).apply(
+        request, evaluation).gate is ResetGate.REASON_NOT_ALLOWED
+    assert HistoryReset(min_confidence=0.95).apply(
+        request, evaluation).gate is ResetGate.LOW_CONFIDENCE
+
+
+def test_a_stateless_client_never_resets_at_a_marker_that_does_not_lead(
+        implementation: str) -> None:
+    """The reset point of a client that resends its history is looked for
+    among earlier turns through the same gates."""
+    signal = signal_of("lexical.1", implementation)
+    history = [*QUIZ, {"role": "user", "content": "Swap number three for a different question."},
+               {"role": "assistant", "content": "Done: 3) the storming of the Tuileries."}]
+    request = request_of(history, "Now add the answers at the end")
+    outcome = HistoryReset().apply_turn(request, signal)
+    assert not outcome.applied
+    led = [*QUIZ, {"role": "user", "content": "New topic: plan a weekend hiking trip"},
+           {"role": "assistant", "content": "Sure: where would you like to go?"}]
+    outcome = HistoryReset().apply_turn(request_of(led, "Somewhere near Munich"), signal)
+    assert outcome.applied and outcome.basis == "earlier_turn"
+
+
+def test_hybrid1_results_do_not_read_the_gate() -> None:
+    assert not DEFAULT_GATES[("v1", "hybrid.1")].marker_leads
+    assert all(DEFAULT_GATES[("v1", e)].marker_leads for e in ("lexical.1", "lexical.2"))
+
+
 def test_a_disjoint_follow_up_is_kept_by_default(implementation: str) -> None:
     """Issue 24's pasta case: lexical.1 says change_disjoint at 0.6, which the
     old default (0.6, any reason) let through."""

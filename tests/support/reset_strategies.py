@@ -25,6 +25,10 @@ ANSWERS = ["Done: the loader now tolerates trailing commas.",
 CHANGES = ["New topic: plan a weekend hiking trip in the mountains with friends",
            "Unrelated question: what is a good recipe for lentil soup tonight?",
            "Something else entirely: suggest three novels about sailing"]
+#: Those whose marker hybrid.1 reads too ("something else" is not one of its
+#: markers): a lexical.1 or lexical.2 explicit marker resets only then (gate
+#: ``marker_not_leading``, docs/history-reset.md).
+LEADING_MARKERS = frozenset(CHANGES[:2])
 OTHERS = ["Also make it log the failures", "thanks", "Now update validateToken in auth.ts",
           "and what about the billing tests?"]
 #: Live turns that hybrid.1 (``RESET_RULE``) calls a change with a

@@ -34,11 +34,15 @@ class ResetGate(str, Enum):
     LOW_CONFIDENCE = "low_confidence"
     #: 9. ``reasons`` is set and does not include the result's reason.
     REASON_NOT_ALLOWED = "reason_not_allowed"
-    #: 10. The request cannot be rewritten safely, or the rewritten request
+    #: 10. A lexical.1 or lexical.2 explicit marker that does not lead its
+    #:     sentence as hybrid.1 reads markers ("Swap number three for a
+    #:     different question"): part of a request, not a change.
+    MARKER_NOT_LEADING = "marker_not_leading"
+    #: 11. The request cannot be rewritten safely, or the rewritten request
     #:     would not be valid for the provider (tool pairing, alternation,
     #:     history held by reference).
     WOULD_BE_INVALID = "would_be_invalid"
-    #: 11. No whole prior turn can go: there is none, or keeping a tool call
+    #: 12. No whole prior turn can go: there is none, or keeping a tool call
     #:     with its result reaches back to the oldest turn.
     NOTHING_TO_REMOVE = "nothing_to_remove"
     #: Something raised while reading the request and ``on_error="keep"``.
@@ -54,6 +58,6 @@ class ResetGate(str, Enum):
 GATE_ORDER = (
     ResetGate.MISSING_RESULT, ResetGate.WRONG_SIGNAL, ResetGate.UNSUPPORTED_VERSION,
     ResetGate.NOT_FROM_REQUEST, ResetGate.FALLBACK, ResetGate.NOT_CHANGE, ResetGate.COVERAGE,
-    ResetGate.LOW_CONFIDENCE, ResetGate.REASON_NOT_ALLOWED, ResetGate.WOULD_BE_INVALID,
-    ResetGate.NOTHING_TO_REMOVE,
+    ResetGate.LOW_CONFIDENCE, ResetGate.REASON_NOT_ALLOWED, ResetGate.MARKER_NOT_LEADING,
+    ResetGate.WOULD_BE_INVALID, ResetGate.NOTHING_TO_REMOVE,
 )

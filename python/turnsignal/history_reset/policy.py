@@ -38,6 +38,10 @@ class Gates(NamedTuple):
     #: rule's window (``max_prior_turns``): an earlier turn with more user
     #: turns before it can never be a boundary, and is not evaluated.
     change_needs_window: bool = False
+    #: The evaluator counts a change marker anywhere in its leading window:
+    #: a ``change_explicit_marker`` resets only when the marker leads its
+    #: sentence as hybrid.1 reads markers (gate ``marker_not_leading``).
+    marker_leads: bool = False
 
 
 _EXPLICIT_ONLY = frozenset({Reason.EXPLICIT_MARKER.value})
@@ -51,10 +55,13 @@ DEFAULT_GATES: Dict[Tuple[str, str], Gates] = {
     # Explicit markers only: on the Claude Code labels every harmful reset of
     # the old defaults was a disjoint change, and lexical.2's new requests
     # fire on elliptical follow-ups (the follow-up battery).
+    # Their markers count anywhere in the leading window, so the marker must
+    # also lead its sentence (tests/data/marker_followups.jsonl: lexical.1
+    # reset 10 of its 29 follow-ups, lexical.2 23, without that gate).
     (SCHEMA_VERSION, "lexical.1"): Gates(0.9, _EXPLICIT_ONLY, Coverage.FULL, _LEXICAL1_PRECHECKS,
-                                         change_needs_window=True),
+                                         change_needs_window=True, marker_leads=True),
     (SCHEMA_VERSION, "lexical.2"): Gates(0.9, _EXPLICIT_ONLY, Coverage.FULL, _LEXICAL2_PRECHECKS,
-                                         change_needs_window=True),
+                                         change_needs_window=True, marker_leads=True),
     # Built for acting: its confidence is the measured precision of a reset,
     # and it decides itself which coverage each kind of evidence needs. Its
     # pre-checks are lexical.2's until hybrid.1 brings its own (its marker

@@ -21,6 +21,7 @@ from turnsignal.history_reset.boundary import (
 )
 from turnsignal.history_reset.formats import FORMATS, rebuild
 from turnsignal.history_reset.gates import ResetGate
+from turnsignal.history_reset.marker import marker_leads
 from turnsignal.history_reset.outcome import (
     BASIS_EARLIER_TURN,
     BASIS_REQUEST,
@@ -49,7 +50,7 @@ _Decision = Tuple[Optional[ResetGate], Optional[Provenance]]
 #: The gates at which a verdict was read and said "no": only then may an
 #: earlier turn be the reset point (a refusal for any other cause stands).
 _VERDICT_GATES = frozenset({ResetGate.NOT_CHANGE, ResetGate.COVERAGE, ResetGate.LOW_CONFIDENCE,
-                            ResetGate.REASON_NOT_ALLOWED})
+                            ResetGate.REASON_NOT_ALLOWED, ResetGate.MARKER_NOT_LEADING})
 #: Live verdicts that say there is no live user turn to keep: no reset point.
 _NO_LIVE_TURN = frozenset({Reason.NO_LIVE_USER_TURN, Reason.ORPHAN_TOOL_RESULT})
 #: Live verdicts of a call that continues a turn opened by an earlier user
@@ -237,7 +238,7 @@ class HistoryReset:
                 raise
             return _kept(request, ResetGate.ERROR)
 
-    # -- gates 1–9 -------------------------------------------------------------
+    # -- gates 1–10 ------------------------------------------------------------
     def _pick(self, evaluation: Any) -> Tuple[Any, Optional[Provenance]]:
         """(the result to read, or a gate; the evaluation's provenance)."""
         if evaluation is None:
@@ -259,7 +260,7 @@ class HistoryReset:
 
     def _decide(self, request: Any, evaluation: Any, format: str,
                 checked: bool = False) -> _Decision:
-        """Gates 1–9. ``checked``: the caller knows the evaluation is of this
+        """Gates 1–10. ``checked``: the caller knows the evaluation is of this
         very request (it just checked, or it made the request it evaluated)."""
         result, provenance = self._pick(evaluation)
         if isinstance(result, ResetGate):
@@ -280,13 +281,16 @@ class HistoryReset:
             return ResetGate.LOW_CONFIDENCE, provenance
         if gates.reasons is not None and result.reason.value not in gates.reasons:
             return ResetGate.REASON_NOT_ALLOWED, provenance
+        if (gates.marker_leads and result.reason is Reason.EXPLICIT_MARKER
+                and not marker_leads(request, provenance.format, provenance.hotpath)):
+            return ResetGate.MARKER_NOT_LEADING, provenance
         return None, provenance
 
-    # -- gates 10–11 and the removal ---------------------------------------------
+    # -- gates 11–12 and the removal -------------------------------------------
     def _remove(self, request: Any, format: str, items: Any, view: Optional[View] = None,
                 live: Optional[int] = None, basis: str = BASIS_REQUEST,
                 turns_back: int = 0, hotpath: Any = None) -> ResetOutcome:
-        """Gates 10 and 11, then the new request. ``live`` is the first item
+        """Gates 11 and 12, then the new request. ``live`` is the first item
         of the turn to keep (default: the final item, which must start a turn);
         ``hotpath`` reads the items of a coded format in one call."""
         wire = FORMATS[format]
@@ -352,7 +356,7 @@ class HistoryReset:
 
     def _verdict_at(self, request: Any, items: Any, opening: int, calls: _Calls,
                     ) -> Tuple[Optional[ResetGate], Any]:
-        """Gates 1–9 on the request truncated after the user message at
+        """Gates 1–10 on the request truncated after the user message at
         ``opening``, evaluated with the signal; and the result read."""
         truncated = rebuild(request, FORMATS[calls.format].key, list(items[:opening + 1]))
         verdict = calls.evaluate(truncated)
