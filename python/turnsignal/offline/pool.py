@@ -212,6 +212,14 @@ def _kill(pool: ProcessPoolExecutor) -> None:
         for process in processes:
             if process.is_alive():
                 process.kill()
-    pool.shutdown(wait=True, cancel_futures=True)
     for process in processes:
         process.join(timeout=5)
+    # A worker killed while it wrote a result leaves half a message in the
+    # results pipe, and the pool's manager thread then waits for the rest
+    # for ever (shutdown joins it, and so does the interpreter at exit).
+    # This process holds the pipe's last write end once the workers are
+    # gone: closing it ends that read (end of file), so the thread ends.
+    writer = getattr(getattr(pool, "_result_queue", None), "_writer", None)
+    if writer is not None:
+        writer.close()
+    pool.shutdown(wait=True, cancel_futures=True)
