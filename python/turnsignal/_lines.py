@@ -73,12 +73,25 @@ def given_files(paths: Union[PathLike, Iterable[PathLike]], *,
     The one walk of the readers that take files and folders."""
     for path in path_list(paths):
         if path.is_dir():
-            found = path.rglob("*") if recursive else path.iterdir()
+            found = _walk(path) if recursive else path.iterdir()
             yield True, sorted(p for p in found if p.is_file())
         elif path.exists():
             yield False, [path]
         else:
             raise not_found(path)
+
+
+def _walk(folder: Path) -> Iterator[Path]:
+    """Every entry below ``folder``, symbolic links to folders not followed.
+    A folder that cannot be listed raises its ``OSError`` (naming it):
+    ``Path.rglob`` skipped it in silence, and a reader then answered for
+    part of what it was given."""
+    def refuse(error: OSError) -> None:
+        raise error
+
+    for root, folders, names in os.walk(folder, onerror=refuse):
+        for name in (*folders, *names):
+            yield Path(root, name)
 
 
 def path_list(paths: Union[PathLike, Iterable[PathLike]]) -> List[Path]:

@@ -9,6 +9,7 @@ status means the same for every command (docs/cli.md has the table).
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import signal
 import sys
@@ -110,11 +111,58 @@ def run_handler(handler: Callable[[argparse.Namespace], Any],
     it runs, a failed write to standard output (a full disk, ``/dev/full``)
     names it, as a failed write to an ``--output`` file names that file."""
     stdout = sys.stdout
-    sys.stdout = NamedOutput(stdout, "stdout")  # type: ignore[assignment]
+    # Closed (``>&-``: Python then has no sys.stdout): a write to it fails,
+    # named, and a command that writes elsewhere runs as usual.
+    stream = stdout if stdout is not None else _NotOpen()
+    restore = _escape_unencodable(stream)
+    sys.stdout = NamedOutput(stream, "stdout")  # type: ignore[assignment]
     try:
         return _run(handler, args)
     finally:
         sys.stdout = stdout
+        restore()
+
+
+class _NotOpen:
+    """Standard output when the process has none: writing to it fails as a
+    closed descriptor does; there is nothing to flush."""
+
+    encoding = "utf-8"
+    errors = "backslashreplace"
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.EBADF, "not open")
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return False
+
+    def fileno(self) -> int:
+        raise OSError(errno.EBADF, "not open")
+
+
+def _escape_unencodable(stream: Any) -> Callable[[], None]:
+    """Write what the stream's encoding cannot hold (a lone surrogate from a
+    log, an undecodable file name, "·" on an ASCII terminal) as a backslash
+    escape instead of failing: inside a JSON string that escape is valid
+    JSON. Returns what puts the stream's own error handler back."""
+    previous = getattr(stream, "errors", None)
+    reconfigure = getattr(stream, "reconfigure", None)
+    if reconfigure is None or previous in (None, "backslashreplace"):
+        return lambda: None
+    try:
+        reconfigure(errors="backslashreplace")
+    except (AttributeError, OSError, TypeError, ValueError):
+        return lambda: None
+
+    def restore() -> None:
+        try:
+            reconfigure(errors=previous)
+        except (AttributeError, OSError, TypeError, ValueError):
+            pass
+    return restore
 
 
 def _run(handler: Callable[[argparse.Namespace], Any], args: argparse.Namespace) -> int:

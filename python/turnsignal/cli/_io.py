@@ -11,7 +11,7 @@ from turnsignal._json import loads, problem
 from turnsignal._lines import MAX_LINE_BYTES
 from turnsignal.cli._exit import CommandError, NamedOutput, describe_os_error, fail
 
-__all__ = ["NamedOutput", "fail", "open_output", "output_name", "read_json"]
+__all__ = ["NamedOutput", "fail", "open_output", "output_name", "read_json", "stdin_or_refuse"]
 
 
 def read_json(source: str, stdin: TextIO = sys.stdin) -> Any:
@@ -24,7 +24,7 @@ def read_json(source: str, stdin: TextIO = sys.stdin) -> Any:
     try:
         raw: Union[str, bytes]
         if source == "-":  # its bytes when it has them, so the bound counts bytes
-            raw = getattr(stdin, "buffer", stdin).read(MAX_LINE_BYTES + 1)
+            raw = getattr(stdin_or_refuse(stdin), "buffer", stdin).read(MAX_LINE_BYTES + 1)
         else:
             with open(source, "rb") as handle:
                 raw = handle.read(MAX_LINE_BYTES + 1)
@@ -38,6 +38,22 @@ def read_json(source: str, stdin: TextIO = sys.stdin) -> Any:
         raise CommandError(f"{name}: not JSON ({problem(error)})") from None
 
 
+def stdin_or_refuse(stdin: Optional[TextIO]) -> TextIO:
+    """Standard input, or ``CommandError`` when the process has none (``<&-``)."""
+    if stdin is None:
+        raise CommandError("stdin: not open")
+    return stdin
+
+
+def _is_stdin(path: str) -> bool:
+    """Whether ``path`` is the file standard input reads (``cmd - -o LOG <
+    LOG``): writing it would empty the input as ``-o`` an input file does."""
+    try:
+        return os.path.samestat(os.stat(path), os.fstat(sys.stdin.fileno()))
+    except (AttributeError, OSError, ValueError):  # no such file yet, no stdin
+        return False
+
+
 def output_name(path: Optional[str], inputs: Iterable[Any]) -> Optional[str]:
     """The ``--output`` to open: None for standard output (none given, or
     ``-``). ``CommandError`` when it is one of the run's input files: opening
@@ -46,6 +62,9 @@ def output_name(path: Optional[str], inputs: Iterable[Any]) -> Optional[str]:
         return None
     for given in inputs:
         if given == "-":
+            if _is_stdin(path):
+                raise CommandError(f"{path}: is the standard input of this run; write the"
+                                   " results to another file (writing here would destroy it)")
             continue
         try:
             same = os.path.samefile(path, given)
@@ -66,7 +85,9 @@ def open_output(stack: ExitStack, path: Optional[str], inputs: Iterable[Any]) ->
     if name is None:
         return sys.stdout
     try:
-        stream = open(name, "w", encoding="utf-8")
+        # A lone surrogate (from a log or a file name) is written as its
+        # JSON escape, never a failure.
+        stream = open(name, "w", encoding="utf-8", errors="backslashreplace")
     except OSError as error:
         raise CommandError(f"{name}: cannot write: {error.strerror or error}") from None
     output = NamedOutput(stream, name)

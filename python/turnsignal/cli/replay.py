@@ -34,7 +34,7 @@ from turnsignal.cli._exit import (
     fail,
     replay_status,
 )
-from turnsignal.cli._io import open_output, output_name
+from turnsignal.cli._io import open_output, output_name, stdin_or_refuse
 from turnsignal.offline.progress import progress_bar
 from turnsignal.offline.replay import build_signal, replay
 
@@ -73,7 +73,7 @@ def _open_input(stack: ExitStack, path: str) -> Any:
     """The input's lines, gunzipped when it is gzip (``.jsonl.gz``, or gzip on
     standard input)."""
     if path == "-":
-        return open_stream(sys.stdin.buffer, "stdin")
+        return open_stream(stdin_or_refuse(sys.stdin).buffer, "stdin")
     try:
         handle: BinaryIO = stack.enter_context(open(path, "rb"))
     except OSError as error:
