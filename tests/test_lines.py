@@ -18,6 +18,7 @@ from turnsignal._lines import (
     MAX_LINE_BYTES,
     BoundedLines,
     lines_of,
+    open_stream,
     open_lines,
     parse_lines,
     path_list,
@@ -150,3 +151,25 @@ def test_a_line_that_is_no_text_is_a_type_error_naming_it() -> None:
     with pytest.raises(TypeError) as caught:
         parse_lines([b"{}", "", {"type": "user"}])
     assert str(caught.value) == "line 3: expected bytes or str, got dict"
+
+
+@pytest.mark.parametrize("name, pack", [
+    ("bzip2", lambda data: __import__("bz2").compress(data)),
+    ("xz", lambda data: __import__("lzma").compress(data)),
+    ("zstd", lambda data: b"\x28\xb5\x2f\xfd" + data),
+])
+def test_other_compressions_are_refused_as_a_whole(tmp_path: Path, name: str,
+                                                   pack: Callable) -> None:
+    """Not read as a run of bad lines (``replay`` printed one per line, ``eval``
+    said "not in JSON lines"): named, whatever the file is called, on a file
+    and on a stream."""
+    data = pack(b'{"messages": [{"role": "user", "content": "hi"}]}\n' * 50)
+    for file_name in (f"log.jsonl.{name}", "log.jsonl.gz", "log.jsonl"):
+        path = tmp_path / file_name
+        path.write_bytes(data)
+        with pytest.raises(InputFileError, match=rf"{name}-compressed data: JSON lines must"
+                                                 r" be plain or gzip") as raised:
+            list(open_lines(path))
+        assert str(path) in str(raised.value)
+    with pytest.raises(InputFileError, match=rf"^stdin: {name}-compressed data"):
+        open_stream(io.BytesIO(data), "stdin")

@@ -35,8 +35,8 @@ from turnsignal._json import loads
 from turnsignal.errors import InputFileError
 
 __all__ = ["GZIP_ERRORS", "MAX_LINE_BYTES", "OPEN_FLAGS", "BoundedLines", "ParsedLines",
-           "PathLike", "lines_of", "not_regular", "open_lines", "open_stream", "parse_lines",
-           "path_list", "read_lines", "salvaged_lines", "wide_text_problem"]
+           "PathLike", "head_problem", "lines_of", "not_regular", "open_lines", "open_stream",
+           "parse_lines", "path_list", "read_lines", "salvaged_lines", "wide_text_problem"]
 
 PathLike = Union[str, "os.PathLike[str]"]
 #: What damaged gzip data raises while it is read.
@@ -131,7 +131,7 @@ class BoundedLines:
             if not raw:
                 return
             number += 1
-            if number == 1 and (wide := wide_text_problem(raw[:4], self._where)):
+            if number == 1 and (wide := head_problem(raw[:4], self._where)):
                 raise wide
             if len(raw) > limit and not raw.endswith(b"\n"):
                 raise InputFileError(self._where, f"line {number} is longer than {limit:,}"
@@ -152,6 +152,23 @@ class BoundedLines:
 
     def __exit__(self, *exc: Any) -> None:
         self.close()
+
+
+#: The first bytes of compressed data other than gzip, and its name.
+_OTHER_COMPRESSION = ((b"BZh", "bzip2"), (b"\xfd7zX", "xz"), (b"\x28\xb5\x2f\xfd", "zstd"),
+                      (b"PK\x03\x04", "zip"), (b"\x04\x22\x4d\x18", "lz4"))
+
+
+def head_problem(head: bytes, where: str) -> Optional[InputFileError]:
+    """What makes a data file unreadable as JSON lines, told by its first
+    bytes: text in UTF-16 or UTF-32 (``wide_text_problem``), or data
+    compressed other than with gzip, which would otherwise be read as a run
+    of bad lines. None for anything else."""
+    name = next((name for mark, name in _OTHER_COMPRESSION if head.startswith(mark)), None)
+    if name is not None:
+        return InputFileError(where, f"{name}-compressed data: JSON lines must be plain or"
+                                     " gzip (.gz); decompress the file first")
+    return wide_text_problem(head, where)
 
 
 def wide_text_problem(head: bytes, where: str) -> Optional[InputFileError]:
@@ -310,7 +327,7 @@ def open_stream(handle: BinaryIO, where: str) -> Any:
     head = handle.peek(4)[:4]  # type: ignore[attr-defined]
     if head[:2] == _GZIP_MAGIC:
         return _GzipLines(handle, where)  # its text is checked as it is read
-    wide = wide_text_problem(head, where)
+    wide = head_problem(head, where)
     if wide is not None:
         raise wide
     return handle

@@ -146,6 +146,14 @@ def test_bad_yaml_names_file_line_and_column(tmp_path: Path) -> None:
     assert line.startswith(f"{path}:3:1: invalid YAML: ")
 
 
+def test_a_control_character_in_yaml_is_one_line(tmp_path: Path) -> None:
+    """The YAML reader's own errors have no line mark: one line, where it
+    stands by character (a second line once said `in "<unicode string>"`)."""
+    path = write(tmp_path, "nul.yaml", "routing:\n  signals: {}\n# \x00\n")
+    assert error_lines(path) == [f"{path}: invalid YAML: unacceptable character #x0000:"
+                                 " control characters are not allowed (character 26)"]
+
+
 def test_bad_json_file_reports_the_json_error(tmp_path: Path) -> None:
     # Valid YAML (signals: null), but a .json file must be JSON.
     path = write(tmp_path, "bad.json", '{"routing": {"signals": }}')

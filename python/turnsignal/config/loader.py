@@ -188,11 +188,20 @@ class _DuplicateKey(ValueError):
 def _yaml_error(exc: yaml.YAMLError, where: str) -> ConfigError:
     mark = getattr(exc, "problem_mark", None)
     location = f"{where}:{mark.line + 1}:{mark.column + 1}" if mark is not None else where
-    problem = getattr(exc, "problem", None) or str(exc)
+    problem = getattr(exc, "problem", None) or _one_line(exc)
     if isinstance(exc, DocumentTooLarge):
         return _error(location, problem)
     context = getattr(exc, "context", None)
     return _error(location, f"invalid YAML: {context + ', ' if context else ''}{problem}")
+
+
+def _one_line(exc: yaml.YAMLError) -> str:
+    """A YAML error without a problem mark (the reader's, for a control
+    character or undecodable bytes) on one line: its first line, and where
+    it stands by character, which is all the reader knows."""
+    first = (str(exc).splitlines() or [type(exc).__name__])[0]
+    position = getattr(exc, "position", None)
+    return first if position is None else f"{first} (character {position + 1})"
 
 
 def _error(path: str, message: str) -> ConfigError:
