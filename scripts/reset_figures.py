@@ -52,9 +52,9 @@ def _reset(arguments: Dict[str, Any]) -> turnsignal.HistoryReset:
     window reset), which no argument turns off: their row sets it aside in
     the instance's table, so it shows what those gates did."""
     reset = turnsignal.HistoryReset(**arguments)
-    if arguments is FORMER:
-        reset._gates = {version: gates._replace(marker_leads=False)
-                        for version, gates in reset._gates.items()}
+    if arguments is FORMER:  # an instance is immutable: set in its slot, as __init__ does
+        object.__setattr__(reset, "_gates", {version: gates._replace(marker_leads=False)
+                                             for version, gates in reset._gates.items()})
     return reset
 
 

@@ -203,3 +203,36 @@ def test_repr_says_what_none_means() -> None:
     given = HistoryReset(0.5, ["change_disjoint"], "window")
     assert repr(given) == ("HistoryReset(min_confidence=0.5, reasons=['change_disjoint'],"
                            " require_coverage='window', on_error='keep', rule=None)")
+
+
+def test_the_default_gates_and_an_instance_cannot_be_changed() -> None:
+    """One write to the table, or to an instance, once changed what every
+    HistoryReset of the process (the integrations' own included) deleted,
+    or what an instance said of itself without changing what it did."""
+    with pytest.raises(TypeError):
+        DEFAULT_GATES[("v1", "lexical.1")] = DEFAULT_GATES[("v1", "hybrid.1")]  # type: ignore[index]
+    with pytest.raises(TypeError):
+        DEFAULT_GATES[("v1", "lexical.9")] = DEFAULT_GATES[("v1", "hybrid.1")]  # type: ignore[index]
+    assert HistoryReset().gates_for("lexical.9") is None
+    reset = HistoryReset(min_confidence=0.8)
+    for name, value in (("min_confidence", 0.0), ("reasons", frozenset()), ("_gates", {}),
+                        ("rule", "x"), ("other", 1)):
+        with pytest.raises(AttributeError, match="HistoryReset is immutable"):
+            setattr(reset, name, value)
+    with pytest.raises(AttributeError):
+        del reset.min_confidence
+    assert reset.min_confidence == 0.8
+
+
+def test_an_instance_pickles_and_copies_as_its_arguments(implementation: str) -> None:
+    import copy
+    import pickle
+
+    reset = HistoryReset(min_confidence=0.6, reasons=["change_explicit_marker", "change_disjoint"],
+                         require_coverage="window", on_error="raise", rule="t")
+    request = request_of(PASTA, MARKER)
+    evaluation = signal_of("lexical.1", implementation).evaluate(request)
+    for again in (pickle.loads(pickle.dumps(reset)), copy.copy(reset), copy.deepcopy(reset)):
+        assert repr(again) == repr(reset)
+        assert again.gates_for("lexical.1") == reset.gates_for("lexical.1")
+        assert again.apply(request, evaluation) == reset.apply(request, evaluation)

@@ -8,7 +8,8 @@ refused (``unsupported_version``). Adding an evaluator is one row.
 
 from __future__ import annotations
 
-from typing import Dict, FrozenSet, NamedTuple, Optional, Tuple
+from types import MappingProxyType
+from typing import FrozenSet, Mapping, NamedTuple, Optional, Tuple
 
 from turnsignal.topic_continuity import SCHEMA_VERSION, Coverage, Reason
 
@@ -50,8 +51,9 @@ _LEXICAL2_PRECHECKS = ((Reason.EXPLICIT_MARKER.value, MARKER_LEXICAL2),
                        (Reason.NEW_REQUEST.value, REQUEST_LEXICAL2))
 
 #: (schema_version, evaluator_version) -> the default gates. The figures
-#: behind each row are in docs/history-reset.md ("Default gates").
-DEFAULT_GATES: Dict[Tuple[str, str], Gates] = {
+#: behind each row are in docs/history-reset.md ("Default gates"). Read-only:
+#: every HistoryReset of the process reads it, the integrations' own included.
+DEFAULT_GATES: Mapping[Tuple[str, str], Gates] = MappingProxyType({
     # Explicit markers only: on the Claude Code labels every harmful reset of
     # the old defaults was a disjoint change, and lexical.2's new requests
     # fire on elliptical follow-ups (the follow-up battery).
@@ -67,7 +69,7 @@ DEFAULT_GATES: Dict[Tuple[str, str], Gates] = {
     # pre-checks are lexical.2's until hybrid.1 brings its own (its marker
     # lexicon, a closing assistant turn before a long user turn).
     (SCHEMA_VERSION, "hybrid.1"): Gates(0.6, None, Coverage.PARTIAL, _LEXICAL2_PRECHECKS),
-}
+})
 
 #: (schema_version, evaluator_version) pairs whose results a reset reads.
 SUPPORTED_VERSIONS = frozenset(DEFAULT_GATES)

@@ -151,18 +151,33 @@ class HistoryReset:
                  reasons: Optional[Iterable[Union[Reason, str]]] = None,
                  require_coverage: Optional[str] = None, on_error: str = "keep", *,
                  rule: Optional[str] = None) -> None:
-        self.min_confidence = _min_confidence(min_confidence)
-        self.reasons = _reasons(reasons)
-        self.require_coverage = _coverage(require_coverage)
-        self.on_error = _choice("on_error", on_error, _ON_ERROR)
+        # Set once, here: the gates are merged from these now, so a later
+        # assignment would change what the instance says, not what it does.
+        init = object.__setattr__
+        init(self, "min_confidence", _min_confidence(min_confidence))
+        init(self, "reasons", _reasons(reasons))
+        init(self, "require_coverage", _coverage(require_coverage))
+        init(self, "on_error", _choice("on_error", on_error, _ON_ERROR))
         if rule is not None and not isinstance(rule, str):
             raise TypeError(f"rule must be a rule name or None, got {type(rule).__name__}")
         if rule is not None and name_problem(rule) is not None:
             # no rule is named so (configuration refuses such names): never a match
             raise ValueError(f"rule: {name_problem(rule)}, got {rule!r}")
-        self.rule = rule
-        self._gates = {version: self._merged(defaults)
-                       for version, defaults in DEFAULT_GATES.items()}
+        init(self, "rule", rule)
+        init(self, "_gates", {version: self._merged(defaults)
+                              for version, defaults in DEFAULT_GATES.items()})
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"HistoryReset is immutable: make a new one (cannot set {name!r})")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"HistoryReset is immutable (cannot delete {name!r})")
+
+    def __reduce__(self) -> Tuple[Any, ...]:
+        """Pickled (and copied) as the arguments that make it again."""
+        reasons = None if self.reasons is None else sorted(r.value for r in self.reasons)
+        coverage = None if self.require_coverage is None else self.require_coverage.value
+        return (_rebuild, (self.min_confidence, reasons, coverage, self.on_error, self.rule))
 
     def _merged(self, defaults: Gates) -> Gates:
         """A version's gates with this instance's arguments put over them."""
@@ -440,6 +455,12 @@ class _Calls:
     def evaluate(self, request: Any) -> Any:
         return self.signal.evaluate(request, self.format, request_id=self.request_id,
                                     deadline=self.deadline, cancel=self.cancel)
+
+
+def _rebuild(min_confidence: Optional[float], reasons: Optional[List[str]],
+             require_coverage: Optional[str], on_error: str,
+             rule: Optional[str]) -> HistoryReset:
+    return HistoryReset(min_confidence, reasons, require_coverage, on_error, rule=rule)
 
 
 def _window(signal: Any, rule: Optional[str]) -> Optional[int]:
