@@ -37,3 +37,43 @@ def test_threads_match_sequential(implementation: str) -> None:
     with ThreadPoolExecutor(max_workers=8) as pool:
         concurrent = list(pool.map(lambda r: tc.evaluate(r, "neutral").to_dict(), requests))
     assert concurrent == sequential
+
+
+_FORK_WHILE_LOADING = """
+import os, sys, threading
+from turnsignal import SEGMENT_RULE, TopicContinuity, _vector_data
+
+# Another thread is reading the static vector table when this one forks
+# (held here on purpose, as a server thread building its first signal holds it).
+held, release = threading.Event(), threading.Event()
+
+def loader():
+    with _vector_data._lock:
+        held.set()
+        release.wait()
+
+thread = threading.Thread(target=loader)
+thread.start()
+held.wait()
+pid = os.fork()
+if pid == 0:
+    import signal
+    signal.alarm(60)  # a hang ends the child, and the test fails
+    TopicContinuity([SEGMENT_RULE], implementation=sys.argv[1]).evaluate(
+        {"messages": [{"role": "user", "content": "How do I bake sourdough bread?"}]})
+    os._exit(0)
+_, status = os.waitpid(pid, 0)
+release.set()
+thread.join()
+print("child ok" if os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0 else "child hung")
+"""
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="fork is POSIX's")
+def test_a_fork_while_the_table_loads_leaves_the_child_working(implementation: str) -> None:
+    import subprocess
+
+    done = subprocess.run([sys.executable, "-W", "ignore", "-c", _FORK_WHILE_LOADING,
+                           implementation], capture_output=True, text=True, timeout=300,
+                          check=False)
+    assert done.stdout.strip() == "child ok", done.stderr[-2000:]

@@ -9,6 +9,7 @@ that ask at the same time wait for the one read and get the same object.
 
 from __future__ import annotations
 
+import os
 import threading
 from importlib import resources
 from typing import Any, Callable, Dict, Optional
@@ -20,6 +21,19 @@ TABLE_RESOURCE = ("_data", "static_vectors.bin")
 _lock = threading.Lock()
 _bytes: Optional[bytes] = None
 _tables: Dict[str, Any] = {}
+
+
+def _new_lock_in_child() -> None:
+    """A fork while another thread held the lock (reading or parsing the
+    table) left the child's copy held for ever: its first table then hung.
+    The child gets a new lock; what the parent had finished is kept (a
+    table is stored only once parsed)."""
+    global _lock
+    _lock = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):  # not on Windows
+    os.register_at_fork(after_in_child=_new_lock_in_child)
 
 
 def table_bytes() -> bytes:
