@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sys
 import threading
 import time
 from typing import Any, Dict, List
@@ -59,6 +60,46 @@ def test_a_raising_model_falls_back(mode: str) -> None:
     decision = run(DriftClassifier(broken, timeout=5), mode)
     assert (decision.source, decision.basis, decision.error) == \
         (Source.FALLBACK, Basis.MODEL_ERROR, "ConnectionError")
+
+
+def _cancelled_inside(kind: str) -> Any:
+    """A model whose own call ends in CancelledError (an HTTP client or a
+    task group cancelled inside it), the caller cancelling nothing."""
+    async def async_model(messages: Messages) -> str:
+        raise asyncio.CancelledError()
+
+    def sync_model(messages: Messages) -> str:
+        raise asyncio.CancelledError()
+
+    return async_model if kind == "async" else sync_model
+
+
+@pytest.mark.parametrize("kind", ["sync", "async"])
+def test_a_model_cancelled_inside_itself_falls_back(mode: str, kind: str) -> None:
+    if mode == "async" and sys.version_info < (3, 11):
+        pytest.skip("Python 3.10 cannot tell it from a cancellation of the caller")
+    decision = run(DriftClassifier(_cancelled_inside(kind), timeout=5), mode)
+    assert (decision.source, decision.basis, decision.error) == \
+        (Source.FALLBACK, Basis.MODEL_ERROR, "CancelledError")
+
+
+def test_a_cancelled_caller_is_still_cancelled() -> None:
+    started = threading.Event()
+
+    async def slow(messages: Messages) -> str:
+        started.set()
+        await asyncio.sleep(30)
+        return answer("drift", 0.9, "reset_context")
+
+    async def main() -> None:
+        task = asyncio.ensure_future(DriftClassifier(slow, timeout=60).aclassify(PLAIN))
+        while not started.is_set():
+            await asyncio.sleep(0.01)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+    asyncio.run(main())
 
 
 class HostileText(str):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import inspect
 import logging
@@ -131,6 +132,16 @@ class _Job:
     problems: Tuple[str, ...] = ()
 
 
+def _caller_cancelled() -> bool:
+    """Whether the task awaiting the model was asked to cancel (then the
+    cancellation is the caller's, and goes on). Python 3.11+ counts the
+    requests (``Task.cancelling``); 3.10 cannot tell, so there every
+    CancelledError is taken for the caller's."""
+    task = asyncio.current_task()
+    cancelling = getattr(task, "cancelling", None)
+    return cancelling is None or cancelling() > 0
+
+
 class DriftClassifier:
     """Classifies the live user turn as ``drift``, ``stale_context``, ``both``
     or ``neither`` and recommends an action (docs/drift.md).
@@ -201,7 +212,9 @@ class DriftClassifier:
         while decision is None:
             try:
                 text = call_sync(self.model, job.messages, job.deadline - time.monotonic())
-            except Exception as error:
+            except (Exception, asyncio.CancelledError) as error:
+                # Nothing can cancel a synchronous call: a CancelledError is
+                # the model's own (an HTTP client cancelled inside it).
                 decision = self._failed(job, error)
             else:
                 decision = self._answered(job, text)
@@ -221,6 +234,10 @@ class DriftClassifier:
             try:
                 text = await call_async(self.model, job.messages,
                                         job.deadline - time.monotonic())
+            except asyncio.CancelledError as error:
+                if _caller_cancelled():
+                    raise
+                decision = self._failed(job, error)
             except Exception as error:
                 decision = self._failed(job, error)
             else:
