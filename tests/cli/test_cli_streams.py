@@ -124,3 +124,18 @@ def test_a_folder_that_cannot_be_listed_is_named(tmp_path: Path, monkeypatch: py
     monkeypatch.setattr(os, "scandir", refusing)
     assert main(["eval", str(tmp_path)]) == EXIT_USAGE
     assert capsys.readouterr().err.strip() == f"turnsignal: {hidden}: Permission denied"
+
+
+def test_a_plot_path_that_is_a_file_is_refused_before_the_run(tmp_path: Path) -> None:
+    """Found at the end it cost the whole run, and said "File exists"."""
+    cases = tmp_path / "cases.jsonl"
+    cases.write_text(json.dumps({"id": "a", "label": "change", "messages": [
+        {"role": "user", "content": "hi"}, {"role": "user", "content": "New topic: bread"}]})
+        + "\n")
+    not_a_folder = tmp_path / "plots"
+    not_a_folder.write_text("")
+    done = _cli("eval", str(cases), "--plot", str(not_a_folder))
+    assert done.returncode == EXIT_USAGE
+    assert done.stdout == b""  # refused before the report
+    assert _stderr_line(done) == (f"turnsignal: {not_a_folder}: not a directory"
+                                  " (--plot DIR writes charts into one)")

@@ -158,15 +158,22 @@ def test_cli_json_and_plots(dataset: Path, implementation: str, tmp_path: Path,
 @pytest.mark.parametrize("mode", [[], ["--segmentation"]])
 def test_cli_plot_folder_that_cannot_be_made(dataset: Path, tmp_path: Path, mode: List[str],
                                              capsys: pytest.CaptureFixture) -> None:
-    """Both reports write their charts through one helper: a --plot folder that
-    is a file is one line naming it, exit status 2, after the report."""
+    """Both reports write their charts through one helper: a --plot path that
+    is a file is refused before the run; one that cannot be made there (under
+    a file) is one line naming it, exit status 2, after the report."""
     pytest.importorskip("matplotlib")
     blocker = tmp_path / "charts"
     blocker.write_text("a file, not a folder")
     assert main(["eval", *mode, str(dataset / "alpha"), "--json", "--plot", str(blocker)]) == 2
     out, err = capsys.readouterr()
+    assert out == ""
+    assert err == (f"turnsignal: {blocker}: not a directory"
+                   " (--plot DIR writes charts into one)\n")
+    below = blocker / "more"
+    assert main(["eval", *mode, str(dataset / "alpha"), "--json", "--plot", str(below)]) == 2
+    out, err = capsys.readouterr()
     assert json.loads(out)  # the report was written first
-    assert err == f"turnsignal: {blocker}: File exists\n"  # one line: no summary then
+    assert err == f"turnsignal: {below}: Not a directory\n"  # one line: no summary then
 
 
 def test_cli_fails_without_cases(tmp_path: Path, implementation: str,

@@ -4,12 +4,26 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.util
+import os
 import sys
 from typing import Any, Callable
 
 from turnsignal.cli._exit import CommandError, describe_os_error
 
 Renderer = Callable[[Any], str]
+
+
+def check_plot(args: argparse.Namespace) -> None:
+    """Before the run: ``--plot DIR`` must be a folder or a path one can be
+    made at, and matplotlib installed (found at the end, they cost the whole
+    run). ``CommandError`` naming the problem."""
+    if not args.plot:
+        return
+    if os.path.exists(args.plot) and not os.path.isdir(args.plot):
+        raise CommandError(f"{args.plot}: not a directory (--plot DIR writes charts into one)")
+    if importlib.util.find_spec("matplotlib") is None:
+        raise CommandError("plots need matplotlib: pip install 'turnsignal[plots]'")
 
 
 def write_report(args: argparse.Namespace, report: Any, *, text: Renderer,

@@ -9,7 +9,7 @@ from typing import Any
 
 from turnsignal.cli._args import add_implementation, add_jobs, add_rules_config
 from turnsignal.cli._exit import EXIT_FAILED, CommandError, fail
-from turnsignal.cli._report import write_report
+from turnsignal.cli._report import check_plot, write_report
 from turnsignal.cli.eval_sessions import register_options as register_sessions
 from turnsignal.config.evaluators import EVALUATORS
 from turnsignal.offline.compare import DEFAULT_POOL, compare_evaluators
@@ -97,6 +97,7 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError("--battery needs --sessions DIR")
     if not args.paths:
         raise CommandError("name at least one LABELED.jsonl|DIR (or --sessions DIR)")
+    check_plot(args)
     if args.segmentation:
         from turnsignal.cli.eval_segmentation import run as run_segmentation
 
