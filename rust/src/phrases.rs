@@ -630,7 +630,7 @@ mod tests {
 
     #[test]
     fn quotation_spans_pair_on_one_line_and_do_not_nest() {
-        let pairs = crate::hybrid1::lexicon::MARKER_QUOTES;
+        let pairs = &["„“", "«»", "»«", "‹›", "「」", "『』", "‚‘"];
         // „ (3 bytes) … “ (3 bytes): the closer included.
         assert_eq!(quotation_spans("a „b“ c", pairs), vec![(2, 9)]);
         assert_eq!(quotation_spans("«x» »y«", pairs), vec![(0, 5), (6, 11)]);
@@ -641,34 +641,6 @@ mod tests {
         assert!(quotation_spans("no quotes “here”", pairs).is_empty());
         // Many unclosed openers on one line stay linear and open nothing.
         assert!(quotation_spans(&"«".repeat(10_000), pairs).is_empty());
-    }
-
-    #[test]
-    fn hybrid1_markers_lead_their_sentence() {
-        let lex = crate::hybrid1::lexicons();
-        let flags = |s: &str| {
-            let f = phrase_flags_with(&[s], lex);
-            (f.change_marker, f.marker_ambiguous)
-        };
-        assert_eq!(flags("New topic: hiking"), (true, false));
-        assert_eq!(flags("ok so I have another question"), (true, false));
-        // Other words before it in its sentence: ambiguous.
-        assert_eq!(
-            flags("Swap number three for a different question."),
-            (false, true)
-        );
-        // A new sentence starts after '.', ':' ... and 。.
-        assert_eq!(flags("I see. Can I ask another question?"), (true, false));
-        assert_eq!(flags("讲完了。换个话题吧"), (true, false));
-        // Inside a marker quotation, or inside its token after other text.
-        assert_eq!(flags("„Neues Thema“ ist der Titel"), (false, true));
-        assert_eq!(flags("3番を別の質問に差し替えて"), (false, true));
-        assert_eq!(flags("ところで別の質問です"), (true, false));
-        // lexical.2's lexicons read no such rule.
-        let l2 = crate::lexical2::lexicons();
-        assert!(
-            phrase_flags_with(&["Swap number three for a different question."], l2).change_marker
-        );
     }
 
     #[test]

@@ -91,17 +91,19 @@ def test_a_folder_without_sessions_or_a_file_is_refused(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_the_claude_code_labels(implementation: str) -> None:
     """The figures issue 24 and the reset spec measured, independently of this
-    code: the embedded rule with HistoryReset()'s former defaults resets 7
-    turns, 4 safe and 3 harmful; lexical.2 says change on 2 of the 1,403
-    turns; on the follow-up battery lexical.1 resets 133 and lexical.2 says
-    change on 8."""
+    code: the embedded rule with HistoryReset()'s former defaults reset 7
+    turns, 4 safe and 3 harmful (2 disjoint changes, 1 explicit marker);
+    lexical.2 says change on 2 of the 1,403 turns; on the follow-up battery
+    lexical.1 resets 133 and lexical.2 says change on 8. Those arguments
+    today also pass gate ``marker_not_leading``, which keeps the harmful
+    marker reset out: 6, 4 safe, 2 harmful."""
     folder = require_shared("datasets", "claude-code", "labels.jsonl").parent
     report = evaluate_session_resets(folder, battery=TESTS / "data" / "followups",
                                      implementation=implementation)
     assert (report.scored, report.missing_turns) == (1403, 0)
     assert report.by_label == {"continuation": 1357, "new_self_contained": 43,
                                "new_needs_history": 3}
-    assert row(report, "lexical.1", "change_0.6") == Tally(7, 4, 3, 0)
+    assert row(report, "lexical.1", "change_0.6") == Tally(6, 4, 2, 0)
     assert report.changes["lexical.2"] == 2
     assert report.battery_cases == 278
     assert report.battery_resets["lexical.1"]["change_0.6"] == 133

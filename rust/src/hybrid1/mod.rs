@@ -121,6 +121,35 @@ pub fn similarities(
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn hybrid1_markers_lead_their_sentence() {
+        let lex = lexicons();
+        let flags = |s: &str| {
+            let f = crate::phrases::phrase_flags_with(&[s], lex);
+            (f.change_marker, f.marker_ambiguous)
+        };
+        assert_eq!(flags("New topic: hiking"), (true, false));
+        assert_eq!(flags("ok so I have another question"), (true, false));
+        // Other words before it in its sentence: ambiguous.
+        assert_eq!(
+            flags("Swap number three for a different question."),
+            (false, true)
+        );
+        // A new sentence starts after '.', ':' ... and 。.
+        assert_eq!(flags("I see. Can I ask another question?"), (true, false));
+        assert_eq!(flags("讲完了。换个话题吧"), (true, false));
+        // Inside a marker quotation, or inside its token after other text.
+        assert_eq!(flags("„Neues Thema“ ist der Titel"), (false, true));
+        assert_eq!(flags("3番を別の質問に差し替えて"), (false, true));
+        assert_eq!(flags("ところで別の質問です"), (true, false));
+        // lexical.2's lexicons read no such rule.
+        let l2 = crate::lexical2::lexicons();
+        assert!(
+            crate::phrases::phrase_flags_with(&["Swap number three for a different question."], l2)
+                .change_marker
+        );
+    }
+
     use super::*;
     use crate::vectors::table::tests::encode;
 
