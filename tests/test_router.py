@@ -147,8 +147,9 @@ def test_the_request_is_read_twice_and_not_mutated(implementation: str) -> None:
                        ["conversation"]}}
     router = Router.from_config(doc, implementation=implementation)
     counting = _Counting(router._hotpath)
-    router._hotpath = counting
-    router.topic_continuity._hotpath = counting
+    # Injected past the instances' immutability, as only a test may.
+    object.__setattr__(router, "_hotpath", counting)
+    object.__setattr__(router.topic_continuity, "_hotpath", counting)
     request = AGENTIC["openai"]
     before = copy.deepcopy(request)
     router.evaluate(request, "openai")
@@ -487,3 +488,13 @@ def test_doc_validation_messages_are_real(implementation: str) -> None:
             Router.from_config(doc, implementation=implementation)
         produced.extend(str(issue) for issue in caught.value.issues)
     assert produced == listed
+
+
+def test_a_router_cannot_be_changed(implementation: str) -> None:
+    router = Router.from_config({"signals": {"topic_continuity": [{"name": "t"}]}},
+                                implementation=implementation)
+    for name in ("decisions", "routing", "topic_continuity", "_hotpath", "other"):
+        with pytest.raises(AttributeError, match="Router is immutable"):
+            setattr(router, name, None)
+    with pytest.raises(AttributeError, match="Router is immutable"):
+        del router.decisions

@@ -503,8 +503,8 @@ def test_internal_error_results_leak_nothing(format: str, implementation: str,
     request = BUILDERS[format](secrets, LIVE_TURNS["overlap"](secrets, ent), ent)
     invalid = EvaluatorConfig("broken", True, 0.35, 0.08, 0, 16384, 16384)
     valid = EvaluatorConfig("topic_boundary", True, 0.35, 0.08, 8, 16384, 147456)
-    signal = TopicContinuity._unchecked([invalid, valid], implementation=implementation)
-    signal.observers = tuple(channels.observers)
+    signal = TopicContinuity._unchecked([invalid, valid], implementation=implementation,
+                                        observers=channels.observers)
     channels.keep_evaluation("internal error", signal.evaluate(request, format))
     channels.assert_clean(secrets)
     warnings = [r for r in channels.handler.records
@@ -534,7 +534,7 @@ def test_hot_path_exceptions_leak_nothing(implementation: str, secrets: Secrets,
     ent = secrets()
     request = openai_request(secrets, LIVE_TURNS["overlap"](secrets, ent), ent)
     signal = TopicContinuity(RULES, implementation=implementation, observers=channels.observers)
-    signal._hotpath = _FailingHotpath(signal._hotpath)
+    object.__setattr__(signal, "_hotpath", _FailingHotpath(signal._hotpath))  # a test's own
     channels.keep_evaluation("failing hot path", signal.evaluate(request))
     channels.assert_clean(secrets)
     assert channels.reasons == {"unknown_internal_error"}

@@ -23,6 +23,7 @@ from typing import (
     Optional,
     Sequence,
     Tuple,
+    Type,
     Union,
 )
 
@@ -198,25 +199,47 @@ class Router:
     condition of any other type turnsignal does not compute must name a
     family declared under ``routing.signals``. Every configuration problem is
     reported in one ``ConfigError``. Instances are immutable and thread-safe.
+
+    A router pickles as its validated configuration (rules, decisions,
+    ``external_types``, the merged ``routing``), implementation name and
+    observers, and is built again from them in the process that unpickles
+    it (a worker); observers must then be picklable themselves.
+    ``copy.copy`` and ``copy.deepcopy`` build it again the same way and share
+    the observers.
     """
 
     __slots__ = ("_hotpath", "conversation", "decisions", "external_types", "observers",
                  "routing", "topic_continuity")
+    external_types: FrozenSet[str]
+    observers: Tuple[Any, ...]
+    topic_continuity: TopicContinuity
+    conversation: ConversationSignal
+    decisions: Tuple[Decision, ...]
+    #: The merged routing document (read-only view; fragments concatenated).
+    routing: Mapping[str, Any]
+    _hotpath: Any
 
     def __init__(self, source: RouterSource, *, implementation: Optional[str] = None,
                  observers: Optional[Iterable[Any]] = None,
                  external_types: Iterable[str] = ()) -> None:
-        self.external_types = _external_types(external_types)
+        init = object.__setattr__  # set once: an instance is immutable
+        init(self, "external_types", _external_types(external_types))
         document, parts = _gather(source, self.external_types)
-        self.observers = as_tuple(observers)
-        self.topic_continuity = TopicContinuity(parts.topic_rules, implementation=implementation,
-                                                observers=self.observers)
+        init(self, "observers", as_tuple(observers))
+        init(self, "topic_continuity", TopicContinuity(
+            parts.topic_rules, implementation=implementation, observers=self.observers))
         # The facts' counting pass runs in the same implementation.
-        self._hotpath = _hotpath.load(self.topic_continuity.implementation)[1]
-        self.conversation = ConversationSignal(parts.conversation)
-        self.decisions: Tuple[Decision, ...] = parts.decisions
-        #: The merged routing document (read-only view; fragments concatenated).
-        self.routing: Mapping[str, Any] = MappingProxyType(document.routing)
+        init(self, "_hotpath", _hotpath.load(self.topic_continuity.implementation)[1])
+        init(self, "conversation", ConversationSignal(parts.conversation))
+        init(self, "decisions", parts.decisions)
+        init(self, "routing", MappingProxyType(document.routing))
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable: make a new one"
+                             f" (cannot set {name!r})")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable (cannot delete {name!r})")
 
     @classmethod
     def from_config(cls, source: RouterSource, *, implementation: Optional[str] = None,
@@ -229,6 +252,20 @@ class Router:
     @property
     def implementation(self) -> str:
         return self.topic_continuity.implementation
+
+    def __reduce__(self) -> Tuple[Any, ...]:
+        # Not the source again: fragments merged may exceed what one
+        # document may hold, and the files need not exist where it is unpickled.
+        return (_rebuilt, (type(self), self.topic_continuity, self.conversation,
+                           self.decisions, self.external_types, self.observers,
+                           _plain(self.routing)))
+
+    def __copy__(self) -> Router:
+        return _rebuilt(*self.__reduce__()[1])
+
+    def __deepcopy__(self, memo: Any) -> Router:
+        # Everything but the observers is an immutable value; observers are shared.
+        return self.__copy__()
 
     def evaluate(self, request: Any, format: str = "auto", *,
                  external_matches: Optional[Mapping[str, Iterable[str]]] = None,
@@ -286,3 +323,31 @@ class Router:
         return (f"Router(topic_continuity={len(self.topic_continuity.rules)},"
                 f" conversation={len(self.conversation.rules)},"
                 f" decisions={len(self.decisions)}, implementation={self.implementation!r})")
+
+
+def _plain(value: Any) -> Any:
+    """``value`` with every read-only mapping in it a plain dict (pickle
+    refuses ``MappingProxyType``): new dicts, lists and tuples, the rest kept."""
+    kind = type(value)
+    if kind is dict or kind is MappingProxyType:
+        return {key: _plain(item) for key, item in value.items()}
+    if kind is list:
+        return [_plain(item) for item in value]
+    if kind is tuple:
+        return tuple(_plain(item) for item in value)
+    return value
+
+
+def _rebuilt(cls: Type[Router], topic_continuity: TopicContinuity,
+             conversation: ConversationSignal, decisions: Tuple[Decision, ...],
+             external_types: FrozenSet[str], observers: Tuple[Any, ...],
+             routing: Dict[str, Any]) -> Router:
+    """A pickled or copied ``Router`` built again from its validated parts."""
+    router = cls.__new__(cls)
+    for name, value in (("external_types", external_types), ("observers", observers),
+                        ("topic_continuity", topic_continuity),
+                        ("_hotpath", _hotpath.load(topic_continuity.implementation)[1]),
+                        ("conversation", conversation), ("decisions", decisions),
+                        ("routing", MappingProxyType(routing))):
+        object.__setattr__(router, name, value)
+    return router

@@ -96,9 +96,8 @@ def test_level_is_configurable_and_respected(logger: logging.Logger, capture: Ca
 def internal_error_signal(logger: logging.Logger, implementation: str) -> TopicContinuity:
     invalid = EvaluatorConfig("broken", True, 0.35, 0.08, 0, 16384, 16384)
     valid = EvaluatorConfig("topic_boundary", True, 0.35, 0.08, 8, 16384, 147456)
-    signal = TopicContinuity._unchecked([invalid, valid], implementation=implementation)
-    signal.observers = (LoggingObserver(logger),)
-    return signal
+    return TopicContinuity._unchecked([invalid, valid], implementation=implementation,
+                                      observers=[LoggingObserver(logger)])
 
 
 def test_internal_error_also_logs_a_warning(logger: logging.Logger, capture: Capture,

@@ -131,8 +131,8 @@ def test_internal_error_sets_error_status(tracing: Tuple[Any, InMemorySpanExport
                                           implementation: str) -> None:
     tracer, exporter = tracing
     invalid = EvaluatorConfig("broken", True, 0.35, 0.08, 0, 16384, 16384)
-    signal = TopicContinuity._unchecked([invalid], implementation=implementation)
-    signal.observers = (OpenTelemetryObserver(tracer),)
+    signal = TopicContinuity._unchecked([invalid], implementation=implementation,
+                                        observers=[OpenTelemetryObserver(tracer)])
     signal.evaluate(REQUEST)
     span = exporter.get_finished_spans()[0]
     assert span.status.status_code is StatusCode.ERROR

@@ -172,7 +172,7 @@ def test_a_hot_path_failure_is_an_internal_error_not_a_crash(
         implementation: str, caplog: pytest.LogCaptureFixture) -> None:
     tc = TopicContinuity([{"name": "a"}, {"name": "b", "include_assistant": False}],
                          implementation=implementation)
-    tc._hotpath = _Exploding(tc._hotpath)
+    object.__setattr__(tc, "_hotpath", _Exploding(tc._hotpath))  # past its immutability
     tc._set_configs(tc._configs)  # the plan binds the per-turn calls of its hot path
     with caplog.at_level("WARNING", logger="turnsignal"):
         ev = tc.evaluate(FOLLOWUP)
@@ -180,3 +180,18 @@ def test_a_hot_path_failure_is_an_internal_error_not_a_crash(
     assert all(r.fallback and r.coverage is Coverage.PARTIAL for r in ev.results)
     assert ev.preparation_input_bytes == (0, 0)
     assert "topic_continuity_internal_error" in caplog.text and "secret" not in caplog.text
+
+
+def test_an_instance_cannot_be_changed(implementation: str) -> None:
+    """Documented immutable: an assignment once changed what it said (its
+    repr, its rules) and not what it did (the plan was built already)."""
+    tc = TopicContinuity([{"name": "a"}], implementation=implementation)
+    before = tc.evaluate(FOLLOWUP).to_dict()
+    for name, value in (("rules", ()), ("implementation", "python"), ("observers", ()),
+                        ("_plan", None), ("other", 1)):
+        with pytest.raises(AttributeError, match="TopicContinuity is immutable"):
+            setattr(tc, name, value)
+    with pytest.raises(AttributeError, match="TopicContinuity is immutable"):
+        del tc.rules
+    assert tc.implementation == implementation and len(tc.rules) == 1
+    assert tc.evaluate(FOLLOWUP).to_dict()["results"] == before["results"]

@@ -57,6 +57,10 @@ class DecisionMatch(NamedTuple):
         return {"name": self.name, "priority": self.priority,
                 "modelRefs": [thaw(ref) for ref in self.model_refs]}
 
+    def __reduce__(self) -> Tuple[Any, ...]:
+        # Read-only mappings cannot be pickled: plain values, frozen again.
+        return (_rebuilt, (DecisionMatch, tuple(self._replace(model_refs=_plain(self.model_refs)))))
+
 
 class Decision(NamedTuple):
     name: str
@@ -67,6 +71,28 @@ class Decision(NamedTuple):
 
     def match(self) -> DecisionMatch:
         return DecisionMatch(self.name, self.priority, self.model_refs)
+
+    def __reduce__(self) -> Tuple[Any, ...]:
+        return (_rebuilt, (Decision, tuple(self._replace(model_refs=_plain(self.model_refs)))))
+
+
+def _plain(model_refs: Tuple[Mapping[str, Any], ...]) -> Tuple[Any, ...]:
+    """``model_refs`` with every read-only mapping a plain dict (tuples kept)."""
+    def plain(value: Any) -> Any:
+        if type(value) is MappingProxyType:
+            return {key: plain(item) for key, item in value.items()}
+        if type(value) is tuple:
+            return tuple(plain(item) for item in value)
+        return value
+
+    return plain(model_refs)  # type: ignore[no-any-return]
+
+
+def _rebuilt(kind: Any, fields: Tuple[Any, ...]) -> Any:
+    """A pickled or copied ``DecisionMatch`` / ``Decision`` again, its
+    ``model_refs`` read-only (``freeze``) as when it was made."""
+    made = kind._make(fields)
+    return made._replace(model_refs=freeze(made.model_refs))
 
 
 def freeze(value: Any) -> Any:

@@ -4,7 +4,7 @@ segments, causally (no turn after the judged one is ever read)."""
 from __future__ import annotations
 
 import math
-from typing import Any, List, Optional, Sequence, Tuple
+from typing import Any, List, Optional, Sequence, Tuple, Type
 
 from turnsignal import _hotpath
 from turnsignal.segmentation.evaluator import HISTORY_MODES, judge_with_evaluator
@@ -62,7 +62,11 @@ def segments_from(source: SegmentInput, judgements: Sequence[Judgement]) -> List
 class Segmenter:
     """A configured segmenter; immutable, reusable and safe to share between
     threads. ``Segmenter(...).segment(x)`` is ``turnsignal.segment(x, ...)``
-    without validating the rule again for every conversation."""
+    without validating the rule again for every conversation.
+
+    It pickles (and copies) as its settings — method, rule, threshold,
+    history and the implementation it runs — and is built again from them
+    where it is unpickled (a worker), which loads what the rule needs."""
 
     __slots__ = ("_implementation", "_signal", "history", "method", "rule", "threshold")
 
@@ -75,10 +79,10 @@ class Segmenter:
             raise ValueError(f"history must be one of {', '.join(HISTORY_MODES)}")
         self._signal = None if self.method == JACCARD else build_signal(
             self.method, rule, implementation)
-        if self._signal is None:
-            _hotpath.load(implementation)  # checked as the evaluators check it
-        # A request or neutral messages are decoded by the same implementation.
-        self._implementation = implementation
+        # A request or neutral messages are decoded by the same implementation,
+        # chosen now (as the evaluators choose theirs), not at each call.
+        self._implementation: str = (_hotpath.load(implementation)[0] if self._signal is None
+                                     else self._signal.implementation)
         self.threshold: Optional[float] = limit if self._signal is None else None
         self.history: Optional[str] = None if self._signal is None else history
         self.rule: Optional[str] = None if self._signal is None else self._signal.rules[0].name
@@ -97,10 +101,23 @@ class Segmenter:
                             method=self.method, messages=len(source.messages),
                             rule=self.rule, threshold=self.threshold)
 
+    def __reduce__(self) -> Tuple[Any, ...]:
+        signal = self._signal
+        return (_rebuilt, (type(self), self.method,
+                           None if signal is None else signal.rules[0], self.threshold,
+                           self.history or "segment", self._implementation))
+
     def __repr__(self) -> str:
         detail = (f"threshold={self.threshold}" if self._signal is None
                   else f"rule={self.rule!r}, history={self.history!r}")
         return f"Segmenter(method={self.method!r}, {detail})"
+
+
+def _rebuilt(cls: Type[Segmenter], method: str, rule: Any, threshold: Optional[float],
+             history: str, implementation: str) -> Segmenter:
+    """A pickled or copied ``Segmenter`` built again from its settings."""
+    return cls(method=method, rule=rule, threshold=threshold, history=history,
+               implementation=implementation)
 
 
 def segment(session: Any, *, method: str = "lexical.1", rule: Any = None,

@@ -13,7 +13,7 @@ from __future__ import annotations
 from datetime import datetime
 from enum import Enum
 from types import MappingProxyType
-from typing import Mapping, NamedTuple, Optional, Sequence, Tuple
+from typing import Any, Mapping, NamedTuple, Optional, Sequence, Tuple
 
 from turnsignal.model import (
     Conversation,
@@ -148,6 +148,16 @@ class ReadStats(NamedTuple):
     unanswered_calls: int = 0  # tool calls without a result (interrupted)
     injected_blocks: int = 0  # IDE notes and reminders removed from typed turns
     undecodable_records: int = 0  # message lines whose content the decoder rejected
+
+    def __reduce__(self) -> Tuple[Any, ...]:
+        # A read-only mapping cannot be pickled: a plain dict, made read-only again.
+        return (_rebuilt_stats, (tuple(self._replace(records_by_type=dict(self.records_by_type))),))
+
+
+def _rebuilt_stats(fields: Tuple[Any, ...]) -> ReadStats:
+    """Pickled or copied ``ReadStats`` again, ``records_by_type`` read-only."""
+    stats = ReadStats._make(fields)
+    return stats._replace(records_by_type=MappingProxyType(stats.records_by_type))
 
 
 class Session(NamedTuple):

@@ -55,7 +55,15 @@ class TopicContinuityEvaluation:
     content-free cost receipt of each rule.
 
     Cheap to create: the per-rule views (``outcomes``, ``timings``,
-    ``to_dict()``) are built when asked for."""
+    ``to_dict()``) are built when asked for.
+
+    Pickling or deep-copying an evaluation (to or from a worker process)
+    keeps everything but the private record of which request it read: that
+    record is the request's own objects, which a copy cannot stand for. The
+    copy therefore cannot prove where it came from, and ``HistoryReset``
+    refuses it (gate ``not_from_request``); evaluate the request where the
+    reset is applied. A shallow ``copy.copy`` holds the same objects, so it
+    keeps the record."""
 
     __slots__ = ("_classify_us", "_group_us", "_outcomes", "_provenance", "ended_ns", "format",
                  "preparation_input_bytes", "results", "started_ns")
@@ -86,6 +94,24 @@ class TopicContinuityEvaluation:
         self.format = format
         self._provenance = None
         return self
+
+    # Pickle and deepcopy: every slot but the provenance (the request's own
+    # objects and the hot-path module: not picklable, and a copy of them
+    # would prove nothing).
+    def __getstate__(self) -> Dict[str, Any]:
+        return {name: getattr(self, name) for name in _STATE}
+
+    def __setstate__(self, state: Dict[str, Any]) -> None:
+        for name, value in state.items():
+            object.__setattr__(self, name, value)
+        self._provenance = None
+
+    def __copy__(self) -> TopicContinuityEvaluation:
+        # The same objects: the provenance still proves which request was read.
+        copied = type(self).__new__(type(self))
+        for name in TopicContinuityEvaluation.__slots__:
+            object.__setattr__(copied, name, getattr(self, name))
+        return copied
 
     def __iter__(self) -> Iterator[TopicContinuityResult]:
         return iter(self.results)
@@ -124,6 +150,9 @@ class TopicContinuityEvaluation:
     def __repr__(self) -> str:
         inner = ", ".join(f"{r.signal}={r.class_.value}/{r.reason.value}" for r in self.results)
         return f"TopicContinuityEvaluation({inner})"
+
+
+_STATE = tuple(name for name in TopicContinuityEvaluation.__slots__ if name != "_provenance")
 
 
 def replay_records(evaluation: TopicContinuityEvaluation) -> List[Dict[str, Any]]:

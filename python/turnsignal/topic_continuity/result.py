@@ -179,6 +179,26 @@ class TopicContinuityResult(NamedTuple):
             out["cues"] = dict(self.cues)
         return out
 
+    # A read-only mapping can be neither pickled nor hashed: pickle and copy
+    # pass the cues as a plain dict and rebuild the read-only view, and the
+    # hash reads them as their set of items (equal results hash equal).
+    def __reduce__(self) -> Tuple[Any, ...]:
+        cues = self.cues
+        return (_rebuilt_result, (tuple(self[:-1]), None if cues is None else dict(cues)))
+
+    def __hash__(self) -> int:
+        cues = self.cues
+        if cues is None:
+            return tuple.__hash__(self)
+        return hash((self[:-1], frozenset(cues.items())))
+
+
+def _rebuilt_result(fields: Tuple[Any, ...], cues: Optional[Dict[str, Any]],
+                    ) -> TopicContinuityResult:
+    """A pickled or copied result again, its cues a read-only view of ``cues``."""
+    return _tuple_new(TopicContinuityResult,
+                      (*fields, None if cues is None else MappingProxyType(cues)))
+
 
 def cues_valid(cues: Any, numbers_only: Callable[[Any], bool] = _numbers_only) -> bool:
     """None, or a read-only mapping of names to numbers, flags and None."""

@@ -6,7 +6,7 @@ import logging
 import os
 import time
 from collections import abc
-from typing import Any, Iterable, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Iterable, Mapping, Optional, Sequence, Tuple, Type, Union
 
 from turnsignal import _hotpath, wire
 from turnsignal._provenance import Provenance, capture
@@ -57,9 +57,22 @@ class TopicContinuity:
     threads. ``implementation`` forces ``"native"`` or ``"python"``; by default
     the ``TURNSIGNAL_IMPLEMENTATION`` environment variable decides.
     ``observers`` receive every finished evaluation (see ``turnsignal.observers``).
+
+    An instance pickles as what builds it again (its rules, implementation
+    and observers), so it can be sent to a worker process; the worker loads
+    what the rules need (a vector table) when it unpickles it. Observers must
+    then be picklable themselves. ``copy.copy`` and ``copy.deepcopy`` build
+    it again the same way and share the observers (an observer is where the
+    evaluations go, not part of the signal).
     """
 
     __slots__ = ("_configs", "_hotpath", "_plan", "implementation", "observers", "rules")
+    rules: Tuple[TopicContinuityRule, ...]
+    implementation: str
+    observers: Tuple[Any, ...]
+    _hotpath: Any
+    _configs: Tuple[EvaluatorConfig, ...]
+    _plan: Any
 
     def __init__(self, rules: Optional[Sequence[RuleSpec]] = None, *,
                  implementation: Optional[str] = None,
@@ -70,10 +83,22 @@ class TopicContinuity:
 
     def _init(self, rules: Tuple[TopicContinuityRule, ...], implementation: Optional[str],
               observers: Optional[Iterable[Any]]) -> None:
-        self.rules: Tuple[TopicContinuityRule, ...] = tuple(rules)
-        self.implementation, self._hotpath = _hotpath.load(implementation)
+        # Set here once (an instance is immutable: the plan is built from
+        # these, so a later assignment would change what it says, not does).
+        init = object.__setattr__
+        init(self, "rules", tuple(rules))
+        name, module = _hotpath.load(implementation)
+        init(self, "implementation", name)
+        init(self, "_hotpath", module)
         self._set_configs(tuple(_eval_config(rule) for rule in self.rules))
-        self.observers = as_tuple(observers)
+        init(self, "observers", as_tuple(observers))
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable: make a new one"
+                             f" (cannot set {name!r})")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable (cannot delete {name!r})")
 
     @classmethod
     def from_config(cls, source: Union[str, os.PathLike[str], Mapping[str, Any], Sequence[Any]],
@@ -98,18 +123,32 @@ class TopicContinuity:
 
     @classmethod
     def _unchecked(cls, configs: Sequence[EvaluatorConfig], *,
-                   implementation: Optional[str] = None) -> TopicContinuity:
+                   implementation: Optional[str] = None,
+                   observers: Optional[Iterable[Any]] = None) -> TopicContinuity:
         """Evaluator-level configs with no validation (conformance
         ``raw_eval_configs``): an invalid one yields ``unknown_internal_error``."""
         instance = cls.__new__(cls)
-        instance._init((), implementation, None)
+        instance._init((), implementation, observers)
         instance._set_configs(tuple(configs))
         return instance
 
+    def __reduce__(self) -> Tuple[Any, ...]:
+        configs = self._configs
+        own = configs == tuple(_eval_config(rule) for rule in self.rules)
+        return (_rebuilt, (type(self), self.rules, self.implementation, self.observers,
+                           None if own else configs))
+
+    def __copy__(self) -> TopicContinuity:
+        return _rebuilt(*self.__reduce__()[1])
+
+    def __deepcopy__(self, memo: Any) -> TopicContinuity:
+        # Rules and configs are immutable values; observers are shared.
+        return self.__copy__()
+
     def _set_configs(self, configs: Tuple[EvaluatorConfig, ...]) -> None:
         # Configs are immutable: check the evaluator-level ranges once, here.
-        self._configs = configs
-        self._plan = plan_of(configs, self._hotpath)
+        object.__setattr__(self, "_configs", configs)
+        object.__setattr__(self, "_plan", plan_of(configs, self._hotpath))
 
     def evaluate(self, request: Any, format: str = "auto", *, history_available: bool = True,
                  deadline: Optional[float] = None, cancel: Optional[CancelToken] = None,
@@ -210,3 +249,15 @@ class TopicContinuity:
     def __repr__(self) -> str:
         names = ", ".join(config.name for config in self._configs)
         return f"TopicContinuity([{names}], implementation={self.implementation!r})"
+
+
+def _rebuilt(cls: Type[TopicContinuity], rules: Tuple[TopicContinuityRule, ...],
+             implementation: str, observers: Tuple[Any, ...],
+             configs: Optional[Tuple[EvaluatorConfig, ...]]) -> TopicContinuity:
+    """A pickled or copied ``TopicContinuity`` built again: ``rules`` (already
+    validated), or the unchecked ``configs`` of ``TopicContinuity._unchecked``."""
+    instance = cls.__new__(cls)
+    instance._init(rules, implementation, observers)
+    if configs is not None:
+        instance._set_configs(configs)
+    return instance
