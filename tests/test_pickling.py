@@ -52,21 +52,10 @@ SIMILARITY = {"messages": [
 ]}
 REQUESTS = [CHANGE, CONTINUATION, SIMILARITY]
 
-# An agentic request the agentic-routing example routes (tests/test_router.py).
-AGENTIC = {
-    "messages": [
-        {"role": "developer", "content": "Work in small, tested steps."},
-        {"role": "user", "content": "The build is red, fix it"},
-        {"role": "assistant", "content": None, "tool_calls": [
-            {"id": "c1", "type": "function",
-             "function": {"name": "run_tests", "arguments": "{}"}}]},
-        {"role": "tool", "tool_call_id": "c1", "content": "2 failed"},
-        {"role": "assistant", "content": "Two parser tests fail."},
-        {"role": "user", "content": "Fix them and rerun"},
-    ],
-    "tools": [{"type": "function", "function": {"name": n}}
-              for n in ("read_file", "edit_file", "run_tests")],
-}
+# An agentic request the agentic-routing example routes.
+from test_router import AGENTIC as _AGENTIC_BY_FORMAT  # noqa: E402
+
+AGENTIC = _AGENTIC_BY_FORMAT["openai"]
 # The same routing, as a mapping: nested modelRefs, and the shipped
 # read-only rules inside the document.
 ROUTING = {"routing": {
