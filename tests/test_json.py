@@ -49,6 +49,9 @@ def test_too_many_digits_is_a_value_error_quoting_no_digit() -> None:
 @pytest.mark.parametrize(("text", "expected"), [
     (f'{{"content": "{SECRET}"', "JSONDecodeError: Expecting ',' delimiter (column 29)"),
     (f"{SECRET}", "JSONDecodeError: Expecting value (column 1)"),
+    # A document of several lines (a pretty-printed request): its line too.
+    (f'{{\n  "messages": [\n  ] "{SECRET}"\n}}',
+     "JSONDecodeError: Expecting ',' delimiter (line 3, column 5)"),
     (b'{"content": "\xff' + SECRET.encode() + b'"}',
      "UnicodeDecodeError: invalid UTF-8 at byte 13"),
 ])

@@ -45,7 +45,9 @@ def problem(error: Exception) -> str:
     """A content-free description of why ``loads`` failed: the parser's
     message and position, never the text around it."""
     if isinstance(error, json.JSONDecodeError):
-        return f"JSONDecodeError: {error.msg} (column {error.colno})"
+        where = (f"column {error.colno}" if error.lineno == 1
+                 else f"line {error.lineno}, column {error.colno}")
+        return f"JSONDecodeError: {error.msg} ({where})"
     if isinstance(error, UnicodeDecodeError):  # bytes are read as json.loads detects them
         return f"UnicodeDecodeError: invalid {error.encoding.upper()} at byte {error.start}"
     return f"{type(error).__name__}: {error}"

@@ -626,3 +626,12 @@ def test_a_wide_request_is_still_read() -> None:
                           timeout=300, check=False, cwd=ROOT)
     assert done.returncode == 0 and done.stdout == _cli("evaluate", REQUEST).stdout.encode()
 
+
+
+@pytest.mark.parametrize("value, problem", [("-1", "must be 0 or more, got -1"),
+                                            ("x", "must be a whole number, got 'x'")])
+def test_conformance_show_is_a_count(value: str, problem: str) -> None:
+    done = _cli("conformance", "tests/vectors", "--show", value)
+    assert done.returncode == EXIT_USAGE
+    assert _one_line(done.stderr) == (f"turnsignal: argument --show: {problem}"
+                                      " (see turnsignal conformance --help)")

@@ -17,12 +17,24 @@ def register(subparsers: Any) -> None:
                     "and a final line 'N passed, N failed'; exits 1 on any failure or when no "
                     "vector was found.")
     parser.add_argument("paths", nargs="+", metavar="PATH",
-                        help="vector files (*.jsonl, *.jsonl.gz) or folders searched for them "
-                             "(e.g. ../shared/conformance)")
+                        help="vector files (*.jsonl, *.jsonl.gz) or folders searched for them, "
+                             "their own files only (e.g. ../shared/conformance)")
     add_implementation(parser)
-    parser.add_argument("--show", type=int, default=5, metavar="N",
+    parser.add_argument("--show", type=_count, default=5, metavar="N",
                         help="show the differences of at most N failing vectors per file")
     parser.set_defaults(handler=run)
+
+
+def _count(text: str) -> int:
+    """``--show``: a count, 0 or more (a negative one was accepted, and read
+    as "none" or as Python's slice from the end)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, got {value}")
+    return value
 
 
 def run(args: argparse.Namespace) -> int:
