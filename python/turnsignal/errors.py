@@ -7,7 +7,8 @@ from typing import Any, Callable, Sequence, Tuple, TypeVar
 _T = TypeVar("_T")
 
 __all__ = ["ConfigError", "ConfigIssue", "InputFileError", "TurnsignalError",
-           "WireFormatError", "config_read", "refuse_class", "unreadable", "unreadable_issue"]
+           "WireFormatError", "config_read", "refuse_class", "shown_name", "unreadable",
+           "unreadable_issue"]
 
 
 class TurnsignalError(Exception):
@@ -103,6 +104,15 @@ def config_read(parse: Callable[[Any], _T], source: Any, path: str) -> _T:
         raise ConfigError([unreadable_issue(error, path)]) from None
 
 
+def shown_name(name: str) -> str:
+    """A file name as an error shows it: a control character in it (a line
+    break, an escape that a terminal would act on) written as its escape, so
+    the error stays one line and prints as it is."""
+    if name.isprintable():
+        return name
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in name)
+
+
 class InputFileError(TurnsignalError, ValueError):
     """A data file (a request log, labelled cases, conformance vectors) cannot
     be read as a whole: truncated or corrupt gzip data, a read failure, a
@@ -112,7 +122,7 @@ class InputFileError(TurnsignalError, ValueError):
     def __init__(self, path: str, problem: str) -> None:
         self.path = path
         self.problem = problem
-        super().__init__(f"{path}: {problem}")
+        super().__init__(f"{shown_name(path)}: {problem}")
 
     def __reduce__(self) -> Tuple[Any, Tuple[str, str]]:
         return type(self), (self.path, self.problem)

@@ -139,3 +139,18 @@ def test_a_plot_path_that_is_a_file_is_refused_before_the_run(tmp_path: Path) ->
     assert done.stdout == b""  # refused before the report
     assert _stderr_line(done) == (f"turnsignal: {not_a_folder}: not a directory"
                                   " (--plot DIR writes charts into one)")
+
+
+def test_a_file_name_with_control_characters_is_one_escaped_line(tmp_path: Path) -> None:
+    """A line break split the error in two; an escape sequence reached the
+    terminal as it was."""
+    missing = tmp_path / "logs\nday1.jsonl"
+    done = _cli("replay", str(missing))
+    assert done.returncode == EXIT_USAGE
+    assert _stderr_line(done) == (f"turnsignal: {tmp_path}/logs\\nday1.jsonl:"
+                                  " No such file or directory")
+    painted = tmp_path / "e\x1b[31mred.jsonl"
+    painted.write_bytes(b"\x00\x00")
+    done = _cli("replay", str(painted), "-o", str(tmp_path / "out.jsonl"))
+    line = _stderr_line(done)
+    assert "\x1b" not in done.stderr.decode() and "\\x1b[31mred.jsonl: UTF-16" in line

@@ -17,7 +17,7 @@ import traceback
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator, Optional, TextIO
 
-from turnsignal.errors import TurnsignalError
+from turnsignal.errors import TurnsignalError, shown_name
 
 __all__ = [
     "EXIT_BROKEN_PIPE",
@@ -196,7 +196,10 @@ def describe_os_error(error: OSError, path: Optional[str] = None) -> str:
     where = path if path is not None else error.filename
     # An OSError made with a message of its own has no strerror: that message.
     problem = error.strerror or str(error) or type(error).__name__
-    return f"{where}: {problem}" if where is not None else problem
+    if where is None:
+        return problem
+    name = os.fsdecode(where) if isinstance(where, (str, bytes, os.PathLike)) else str(where)
+    return f"{shown_name(name)}: {problem}"
 
 
 @contextmanager
