@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from turnsignal import wire
+from turnsignal import _hotpath, wire
 from turnsignal.model import BlockType, Role
 
 __all__ = ["MAX_CONFIRM_CHARS", "marker_leads"]
@@ -23,8 +23,8 @@ def marker_leads(request: Any, format: str, hotpath: Optional[Any]) -> bool:
     """Whether the live user message of ``request`` (read as ``format``, by
     the implementation ``hotpath``; None: the environment's) holds a change
     marker that leads its sentence, by hybrid.1's phrase flags."""
-    implementation = None if hotpath is None else (
-        "python" if hotpath.__name__ == "turnsignal._reference" else "native")
+    module = hotpath if hotpath is not None else _hotpath.default_module()
+    implementation = "python" if module.__name__ == "turnsignal._reference" else "native"
     conversation = wire.decode(request, format, tail_messages=1, implementation=implementation)
     if not conversation.messages:
         return False
@@ -33,13 +33,6 @@ def marker_leads(request: Any, format: str, hotpath: Optional[Any]) -> bool:
         return False
     for block in live.content:
         if block.type is BlockType.TEXT:
-            module = hotpath if hotpath is not None else _default_module()
             flags = module.hybrid1_phrase_flags([block.text[:MAX_CONFIRM_CHARS]])
             return bool(flags[3])
     return False
-
-
-def _default_module() -> Any:
-    from turnsignal import _hotpath
-
-    return _hotpath.default_module()
