@@ -57,6 +57,14 @@ _KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
 MAX_LINE_BYTES = 64 << 20
 
 
+def _not_stdin() -> InputFileError:
+    """For ``-`` where no file of that name exists: data files may be read
+    twice (their kind told first), which a pipe cannot be, so ``-`` is not
+    standard input here, and the error says so."""
+    return InputFileError("-", "no such file: standard input is read only by evaluate and"
+                               " replay; give a file or a folder")
+
+
 def not_found(path: Any) -> FileNotFoundError:
     """The error every reader raises for a path that does not exist: the
     operating system's own (``[Errno 2] No such file or directory: 'x'``),
@@ -77,6 +85,8 @@ def given_files(paths: Union[PathLike, Iterable[PathLike]], *,
             yield True, sorted(p for p in found if p.is_file())
         elif path.exists():
             yield False, [path]
+        elif os.fspath(path) == "-":
+            raise _not_stdin()
         else:
             raise not_found(path)
 
@@ -202,6 +212,8 @@ def open_lines(path: PathLike, limit: int = MAX_LINE_BYTES) -> BoundedLines:
     would block (so it is opened without blocking, and checked on the open
     descriptor); anything else is an ``InputFileError`` naming it."""
     where = os.fspath(path)
+    if where == "-" and not os.path.lexists(where):
+        raise _not_stdin()
     fd = os.open(where, OPEN_FLAGS)
     try:
         kind = not_regular(os.fstat(fd).st_mode)

@@ -26,8 +26,9 @@ CLI = [sys.executable, "-m", "turnsignal.cli"]
 
 
 def _cli(*args: str, **kwargs: Any) -> subprocess.CompletedProcess:
+    kwargs.setdefault("cwd", ROOT)
     return subprocess.run([*CLI, *args], capture_output=True, timeout=300, check=False,
-                          cwd=ROOT, **kwargs)
+                          **kwargs)
 
 
 def _closed(descriptor: int) -> Any:
@@ -154,3 +155,18 @@ def test_a_file_name_with_control_characters_is_one_escaped_line(tmp_path: Path)
     done = _cli("replay", str(painted), "-o", str(tmp_path / "out.jsonl"))
     line = _stderr_line(done)
     assert "\x1b" not in done.stderr.decode() and "\\x1b[31mred.jsonl: UTF-16" in line
+
+
+@pytest.mark.parametrize("command", ["eval", "segment", "conformance", "eval-drift"])
+def test_dash_where_standard_input_is_not_read_says_so(command: str, tmp_path: Path) -> None:
+    done = _cli(command, "-", cwd=tmp_path)
+    assert done.returncode == EXIT_USAGE
+    assert _stderr_line(done) == ("turnsignal: -: no such file: standard input is read only"
+                                  " by evaluate and replay; give a file or a folder")
+
+
+def test_verbose_listings_escape_control_characters_in_names(tmp_path: Path) -> None:
+    (tmp_path / "cases\x1b[31m.jsonl").write_text("not json\n")
+    done = _cli("eval", str(tmp_path), "--verbose")
+    listed = done.stdout.decode() + done.stderr.decode()
+    assert "\x1b" not in listed and "cases\\x1b[31m.jsonl" in listed

@@ -290,3 +290,14 @@ def test_segmenter_is_reusable() -> None:
     assert evaluator.rule == "r" and evaluator.history == "segment"
     assert "rule='r'" in repr(evaluator) and "1 judged" in repr(
         evaluator.segment(chat(REDIS)))
+
+
+def test_a_segmenter_cannot_be_changed(implementation: str) -> None:
+    """Documented immutable: an assignment changed what it said, not what it did."""
+    segmenter = Segmenter(method="lexical.1", implementation=implementation)
+    for name in ("method", "rule", "threshold", "history", "_signal", "other"):
+        with pytest.raises(AttributeError, match="Segmenter is immutable"):
+            setattr(segmenter, name, None)
+    with pytest.raises(AttributeError, match="Segmenter is immutable"):
+        del segmenter.rule
+    assert segmenter.method == "lexical.1"

@@ -17,6 +17,7 @@ from typing import Any, Iterable, List, NamedTuple, Sequence, Union
 
 from turnsignal._json import loads
 from turnsignal._lines import given_files, read_lines
+from turnsignal.errors import shown_name
 from turnsignal.sessions.claude_code import looks_like_claude_code
 
 __all__ = ["CASES", "KINDS", "DatasetFiles", "Skipped", "file_kind", "invalid_lines",
@@ -120,7 +121,8 @@ def skipped_lines(skipped: Sequence[Skipped], verbose: bool = False) -> List[str
     lines = [f"skipped {_count(len(skipped), 'file')} with no labelled case: {kinds}"
              + ("" if verbose else " (--verbose lists them)")]
     if verbose:
-        lines += [f"skipped: {item.file}: {KINDS[item.kind][0]}" for item in skipped]
+        lines += [f"skipped: {shown_name(str(item.file))}: {KINDS[item.kind][0]}"
+                  for item in skipped]
     return lines
 
 
@@ -139,7 +141,8 @@ def invalid_lines(listed: Sequence[Any], count: int, verbose: bool = False) -> L
         what = f"{_count(count, 'line')}; the first {len(listed)}: {shown}"
     lines = [f"invalid: {what}" + ("" if verbose else " (--verbose lists them)")]
     if verbose:
-        lines += [f"invalid: {item.file}:{item.line}: {item.problem}" for item in listed]
+        lines += [f"invalid: {shown_name(str(item.file))}:{item.line}: {item.problem}"
+                  for item in listed]
         if count > len(listed):
             lines.append(f"invalid: ... and {count - len(listed)} more")
     return lines

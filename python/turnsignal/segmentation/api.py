@@ -69,23 +69,37 @@ class Segmenter:
     where it is unpickled (a worker), which loads what the rule needs."""
 
     __slots__ = ("_implementation", "_signal", "history", "method", "rule", "threshold")
+    method: str
+    rule: Optional[str]
+    threshold: Optional[float]
+    history: Optional[str]
+    _signal: Any
+    _implementation: str
 
     def __init__(self, *, method: str = "lexical.1", rule: Any = None,
                  threshold: Optional[float] = None, history: str = "segment",
                  implementation: Optional[str] = None) -> None:
-        self.method = check_method(method)
+        init = object.__setattr__  # set once, here: an instance is immutable
+        init(self, "method", check_method(method))
         limit = _check_threshold(self.method, threshold, rule)
         if history not in HISTORY_MODES:
             raise ValueError(f"history must be one of {', '.join(HISTORY_MODES)}")
-        self._signal = None if self.method == JACCARD else build_signal(
-            self.method, rule, implementation)
+        signal = None if self.method == JACCARD else build_signal(self.method, rule,
+                                                                  implementation)
+        init(self, "_signal", signal)
         # A request or neutral messages are decoded by the same implementation,
         # chosen now (as the evaluators choose theirs), not at each call.
-        self._implementation: str = (_hotpath.load(implementation)[0] if self._signal is None
-                                     else self._signal.implementation)
-        self.threshold: Optional[float] = limit if self._signal is None else None
-        self.history: Optional[str] = None if self._signal is None else history
-        self.rule: Optional[str] = None if self._signal is None else self._signal.rules[0].name
+        init(self, "_implementation", _hotpath.load(implementation)[0] if signal is None
+             else signal.implementation)
+        init(self, "threshold", limit if signal is None else None)
+        init(self, "history", None if signal is None else history)
+        init(self, "rule", None if signal is None else signal.rules[0].name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"Segmenter is immutable: make a new one (cannot set {name!r})")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"Segmenter is immutable (cannot delete {name!r})")
 
     def segment(self, session: Any, *, format: str = "auto") -> Segmentation:
         source = segment_input(session, format, self._implementation)
