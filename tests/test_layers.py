@@ -26,7 +26,8 @@ RUST = ROOT / "rust" / "src"
 #: Bottom first. A module belongs to the layer of its longest listed prefix.
 LAYERS: Tuple[Tuple[str, Tuple[str, ...]], ...] = (
     ("core", ("model", "errors", "_text", "_tables", "_lexicons", "_json", "_lines", "_overlap",
-              "_rates", "_version", "_provenance", "_chat_items", "_vector_data", "checkpoint",
+              "_rates", "_version", "_provenance", "_chat_items", "_vector_data", "_frozen",
+              "checkpoint",
               "observers")),
     ("reference and native", ("_reference", "_native")),
     ("hot path", ("_hotpath",)),

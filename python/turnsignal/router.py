@@ -28,6 +28,7 @@ from typing import (
 )
 
 from . import _hotpath, wire
+from ._frozen import Immutable
 from ._routing_document import RoutingDocument, load_document
 from .checkpoint import CancelToken, check_arguments, seconds
 from .config import TopicContinuityRule, parse_topic_continuity_rules
@@ -188,7 +189,7 @@ def _gather(source: Any, external: FrozenSet[str]) -> Tuple[RoutingDocument, _Pa
     return config_read(gather, source, "routing")
 
 
-class Router:
+class Router(Immutable):
     """Evaluates a routing document: ``routing.signals.topic_continuity``,
     ``routing.signals.conversation`` and ``routing.decisions``.
 
@@ -234,12 +235,6 @@ class Router:
         init(self, "decisions", parts.decisions)
         init(self, "routing", MappingProxyType(document.routing))
 
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError(f"{type(self).__name__} is immutable: make a new one"
-                             f" (cannot set {name!r})")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError(f"{type(self).__name__} is immutable (cannot delete {name!r})")
 
     @classmethod
     def from_config(cls, source: RouterSource, *, implementation: Optional[str] = None,

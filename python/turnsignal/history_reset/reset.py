@@ -7,6 +7,7 @@ from typing import Any, FrozenSet, Iterable, List, Optional, Tuple, Union
 
 from turnsignal import _hotpath
 from turnsignal._chat_items import plain
+from turnsignal._frozen import Immutable
 from turnsignal._provenance import Provenance, items_of
 from turnsignal.checkpoint import check_arguments
 from turnsignal.config.names import name_problem
@@ -128,7 +129,7 @@ def _kept(request: Any, gate: ResetGate, basis: str = BASIS_REQUEST) -> ResetOut
     return ResetOutcome(request, False, gate, basis=basis)
 
 
-class HistoryReset:
+class HistoryReset(Immutable):
     """Removes whole prior turns from a request when its topic-continuity
     verdict is a confident ``change``; otherwise leaves it as it is.
 
@@ -167,11 +168,6 @@ class HistoryReset:
         init(self, "_gates", {version: self._merged(defaults)
                               for version, defaults in DEFAULT_GATES.items()})
 
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError(f"HistoryReset is immutable: make a new one (cannot set {name!r})")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError(f"HistoryReset is immutable (cannot delete {name!r})")
 
     def __reduce__(self) -> Tuple[Any, ...]:
         """Pickled (and copied) as the arguments that make it again."""

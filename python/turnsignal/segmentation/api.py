@@ -7,6 +7,7 @@ import math
 from typing import Any, List, Optional, Sequence, Tuple, Type
 
 from turnsignal import _hotpath
+from turnsignal._frozen import Immutable
 from turnsignal.segmentation.evaluator import HISTORY_MODES, judge_with_evaluator
 from turnsignal.segmentation.jaccard import DEFAULT_THRESHOLD, judge_with_jaccard
 from turnsignal.segmentation.model import START, Judgement, Segment, Segmentation
@@ -59,7 +60,7 @@ def segments_from(source: SegmentInput, judgements: Sequence[Judgement]) -> List
     return segments
 
 
-class Segmenter:
+class Segmenter(Immutable):
     """A configured segmenter; immutable, reusable and safe to share between
     threads. ``Segmenter(...).segment(x)`` is ``turnsignal.segment(x, ...)``
     without validating the rule again for every conversation.
@@ -95,11 +96,6 @@ class Segmenter:
         init(self, "history", None if signal is None else history)
         init(self, "rule", None if signal is None else signal.rules[0].name)
 
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError(f"Segmenter is immutable: make a new one (cannot set {name!r})")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError(f"Segmenter is immutable (cannot delete {name!r})")
 
     def segment(self, session: Any, *, format: str = "auto") -> Segmentation:
         source = segment_input(session, format, self._implementation)

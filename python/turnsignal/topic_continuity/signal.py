@@ -9,6 +9,7 @@ from collections import abc
 from typing import Any, Iterable, Mapping, Optional, Sequence, Tuple, Type, Union
 
 from turnsignal import _hotpath, wire
+from turnsignal._frozen import Immutable
 from turnsignal._provenance import Provenance, capture
 from turnsignal.checkpoint import CancelToken, check_arguments, seconds
 from turnsignal.config import (
@@ -47,7 +48,7 @@ def _eval_config(rule: TopicContinuityRule) -> EvaluatorConfig:
                       rule.evaluator, rule.change_evidence)
 
 
-class TopicContinuity:
+class TopicContinuity(Immutable):
     """Evaluates a fixed list of topic_continuity rules on requests.
 
     ``TopicContinuity()`` uses the embedded default (one rule named
@@ -93,12 +94,6 @@ class TopicContinuity:
         self._set_configs(tuple(_eval_config(rule) for rule in self.rules))
         init(self, "observers", as_tuple(observers))
 
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError(f"{type(self).__name__} is immutable: make a new one"
-                             f" (cannot set {name!r})")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError(f"{type(self).__name__} is immutable (cannot delete {name!r})")
 
     @classmethod
     def from_config(cls, source: Union[str, os.PathLike[str], Mapping[str, Any], Sequence[Any]],
